@@ -1,0 +1,44 @@
+"""The command line's contract: exit codes and one-line errors."""
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from verify import Status, Verdict, challenges
+from verify.cli import main
+from verify.errors import EntryError, VerifyError
+
+
+def test_help_lists_judge():
+    result = CliRunner().invoke(main, ["--help"])
+    assert result.exit_code == 0
+    assert "judge" in result.output
+
+
+def test_unknown_command_is_a_usage_error():
+    result = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "nonsense"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+
+
+def test_verify_error_is_one_line():
+    assert "\n" not in str(VerifyError("line one\nline two"))
+    assert str(EntryError("desert/golf", "language", "unknown language 'cobol'")) == \
+        "desert/golf: language: unknown language 'cobol'"
+
+
+def test_unknown_challenge_names_the_known_ones():
+    try:
+        challenges.get("chess")
+    except VerifyError as error:
+        assert "chess" in str(error) and "known:" in str(error)
+    else:
+        raise AssertionError("no error for an unknown challenge")
+
+
+def test_verdict_round_trip():
+    verdict = Verdict.wrong("attempt 1, turn 2 at (0,1): off the grid", attempts=1)
+    assert not verdict.accepted
+    assert verdict.to_dict()["status"] == "wrong"
+    assert Status.TIME_LIMIT.short == "TLE"

@@ -2,7 +2,8 @@
 
 Every bad input ends in one line on stderr and exit code 2; a rejected entry
 exits 1; success exits 0. Contest-specific commands live in each contest's
-``cli`` module and are attached here by ``_attach_challenge_commands``.
+``cli`` module (``register(main)``, adding to the groups
+judge/solve/gen/koth or to ``main``) and are attached here by ``_attach_challenge_commands``.
 """
 from __future__ import annotations
 
@@ -27,6 +28,21 @@ def judge() -> None:
     """Judge a saved output offline (no program is run)."""
 
 
+@main.group()
+def solve() -> None:
+    """Solve a puzzle with a contest's reference solver."""
+
+
+@main.group()
+def gen() -> None:
+    """Generate test inputs for a contest."""
+
+
+@main.group()
+def koth() -> None:
+    """Run a King-of-the-Hill tournament."""
+
+
 def _attach_challenge_commands() -> None:
     for name in challenges.names():
         try:
@@ -35,7 +51,7 @@ def _attach_challenge_commands() -> None:
             if error.name != f"verify.challenges.{name}.cli":
                 raise
             continue
-        cli_module.register(main, judge)
+        cli_module.register(main)
 
 
 _attach_challenge_commands()

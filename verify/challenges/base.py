@@ -2,7 +2,8 @@
 
 A contest is a folder under ``verify/challenges/`` whose ``__init__`` exposes
 ``CHALLENGE``, an instance of a :class:`Challenge` subclass, and optionally a
-``cli`` module with ``register(main, judge)`` adding its own click commands.
+``cli`` module with ``register(main)`` adding its own click commands
+(to the groups ``main.commands['judge']``, ``solve``, ``gen``, ``koth``, or to main).
 A challenge never starts a process: the runner feeds it what a program printed.
 """
 from __future__ import annotations

@@ -1,0 +1,111 @@
+"""The runner's public API: Program, Limits, RunResult, prepare, run_program, Session."""
+from pathlib import Path
+
+import pytest
+
+from verify.errors import VerifyError
+from verify.runner import (CompileError, Limits, MissingInterpreter, Program, Session, SessionError,
+                           get_language, prepare, run_program)
+from verify.runner.languages import java_main_class
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def test_python_reads_stdin_and_arguments(tmp_path):
+    source = write(tmp_path, "echo.py", "import sys\nprint(sys.stdin.read().upper(), *sys.argv[1:])\n")
+    result = run_program(Program("python", source), stdin=b"abc", args=["x", "y z"])
+    assert result.exit_code == 0 and result.limit is None and result.ok
+    assert result.stdout == b"ABC x y z\n"
+    assert result.stdout_bytes == len(result.stdout)
+    assert result.isolation
+
+
+def test_streaming_consumer_gets_every_byte_and_no_stdout_is_kept(tmp_path):
+    source = write(tmp_path, "many.py", "import sys\nfor i in range(200000): sys.stdout.write('%d\\n' % i)\n")
+    received = bytearray()
+    result = run_program(Program("python", source), on_stdout=lambda chunk: received.extend(chunk))
+    assert result.stdout is None
+    assert bytes(received) == b"".join(b"%d\n" % i for i in range(200000))
+    assert result.stdout_bytes == len(received)
+
+
+def test_consumer_returning_true_stops_the_program(tmp_path):
+    source = write(tmp_path, "forever.py", "while True: print('spam', flush=True)\n")
+    result = run_program(Program("python", source), limits=Limits(wall_time=20),
+                         on_stdout=lambda chunk: True)
+    assert result.stopped_early and result.limit is None
+    assert result.wall_time < 20
+
+
+def test_large_stdin_does_not_deadlock(tmp_path):
+    source = write(tmp_path, "cat.py", "import sys\nsys.stdout.write(sys.stdin.read())\n")
+    data = b"0123456789abcdef" * (1 << 16)  # 1 MiB both ways
+    result = run_program(Program("python", source), stdin=data)
+    assert result.stdout == data
+
+
+def test_compiled_once_per_source_digest(tmp_path):
+    source = write(tmp_path, "hi.c", '#include <stdio.h>\nint main(){puts("hi");return 3;}\n')
+    first = prepare(Program("c", source))
+    assert first.build is not None and (first.build / "main").exists()
+    assert prepare(Program("c", source)).build == first.build
+    result = run_program(Program("c", source))
+    assert (result.stdout, result.exit_code) == (b"hi\n", 3)
+    source.write_text('#include <stdio.h>\nint main(){puts("changed");}\n')
+    assert prepare(Program("c", source)).build != first.build
+
+
+def test_compile_error_carries_the_compiler_log(tmp_path):
+    source = write(tmp_path, "bad.c", "int main(void) { return syntax error; }\n")
+    with pytest.raises(CompileError) as caught:
+        prepare(Program("c", source))
+    assert "error" in caught.value.log
+    assert "\n" not in str(caught.value)
+
+
+def test_java_public_class_name_is_found(tmp_path):
+    assert java_main_class(b"import x;\npublic final class Golf { }") == "Golf"
+    assert java_main_class(b"class A {} ") == "A"
+    source = write(tmp_path, "entry.java",
+                   'public class Desert { public static void main(String[] a) { System.out.println("ok"); } }\n')
+    assert run_program(Program("java", source)).stdout == b"ok\n"
+
+
+def test_unknown_language_is_one_line():
+    with pytest.raises(VerifyError, match="unknown language 'cobol'"):
+        get_language("cobol")
+
+
+def test_missing_interpreter_is_one_clear_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    source = write(tmp_path, "x.pl", "print 1;\n")
+    with pytest.raises(MissingInterpreter, match="perl: interpreter not found"):
+        run_program(Program("perl", source))
+
+
+def test_limits_reject_nonsense():
+    with pytest.raises(ValueError):
+        Limits(wall_time=0)
+
+
+def test_session_exchanges_lines(tmp_path):
+    source = write(tmp_path, "double.py",
+                   "import sys\nfor line in sys.stdin:\n    print(int(line) * 2, flush=True)\n")
+    with Session(Program("python", source), Limits(wall_time=30)) as session:
+        assert session.exchange(b"21\n", timeout=10) == b"42"
+        assert session.exchange(b"5\n", timeout=10) == b"10"
+        with pytest.raises(SessionError) as caught:
+            session.exchange(b"not a number\n", timeout=10)
+        assert caught.value.reason == "crash"
+
+
+def test_session_timeout(tmp_path):
+    source = write(tmp_path, "mute.py", "import time\ntime.sleep(60)\n")
+    with Session(Program("python", source), Limits(wall_time=30)) as session:
+        with pytest.raises(SessionError) as caught:
+            session.exchange(b"hello\n", timeout=0.5)
+        assert caught.value.reason == "timeout"

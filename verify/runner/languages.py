@@ -1,0 +1,153 @@
+"""The language table (languages.toml) and turning a language + source into argv."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from verify.errors import VerifyError
+
+TABLE_PATH = Path(__file__).with_name("languages.toml")
+_KNOWN_FIELDS = {"name", "extensions", "interpreter", "compiler", "compile", "source_name", "run",
+                 "version", "version_stdin", "memory", "extra_binds", "env", "selftest"}
+
+
+class MissingInterpreter(VerifyError):
+    """The interpreter or compiler a language needs is not installed."""
+
+
+@dataclass(frozen=True)
+class Language:
+    key: str
+    name: str
+    extensions: tuple[str, ...]
+    run: tuple[str, ...]
+    version: tuple[str, ...]
+    selftest: str
+    interpreter: tuple[str, ...] = ()
+    compiler: tuple[str, ...] = ()
+    compile: tuple[str, ...] = ()
+    source_name: str = "{name}"
+    version_stdin: str = ""
+    memory: str = "data"
+    extra_binds: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def compiled(self) -> bool:
+        return bool(self.compile)
+
+    def tool(self, kind: str) -> str:
+        """Absolute path of the interpreter or compiler, or MissingInterpreter (one line)."""
+        candidates = self.interpreter if kind == "interpreter" else self.compiler
+        found = find_program(candidates)
+        if found is None:
+            raise MissingInterpreter(
+                f"{self.key}: {kind} not found (looked for {', '.join(candidates)} on PATH)")
+        return found
+
+    def tools(self) -> dict[str, str]:
+        """The placeholders {interpreter}/{compiler} this language needs, resolved."""
+        found = {}
+        if self.interpreter:
+            found["interpreter"] = self.tool("interpreter")
+        if self.compiler:
+            found["compiler"] = self.tool("compiler")
+        return found
+
+    def extra_bind_paths(self) -> list[Path]:
+        return [p for p in (Path(os.path.expanduser(b)) for b in self.extra_binds) if p.exists()]
+
+
+def _system_path() -> list[str]:
+    return os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin").split(os.pathsep)
+
+
+def find_program(candidates: Sequence[str]) -> str | None:
+    """First candidate on PATH. Version-manager shims (pyenv...) are skipped when a real
+    binary exists, because a shim is a script that cannot work inside the sandbox."""
+    path = _system_path()
+    real_dirs = [d for d in path if d and "shims" not in Path(d).parts]
+    for dirs in (real_dirs, path):
+        for name in candidates:
+            found = shutil.which(name, path=os.pathsep.join(dirs))
+            if found:
+                return os.path.realpath(found) if not _is_multicall(found) else os.path.abspath(found)
+    return None
+
+
+def _is_multicall(path: str) -> bool:
+    """rustup proxies (and busybox-like tools) dispatch on argv[0]: keep their own name."""
+    real = os.path.realpath(path)
+    return os.path.basename(real) != os.path.basename(path) and (
+        "rustup" in os.path.basename(real) or "busybox" in os.path.basename(real))
+
+
+def _as_tuple(value: Any, key: str, field_name: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise VerifyError(f"{TABLE_PATH.name}: [{key}] {field_name}: expected a list of strings")
+    return tuple(value)
+
+
+def _language(key: str, table: dict[str, Any]) -> Language:
+    unknown = set(table) - _KNOWN_FIELDS
+    if unknown:
+        raise VerifyError(f"{TABLE_PATH.name}: [{key}]: unknown field {sorted(unknown)[0]!r}")
+    for required in ("name", "extensions", "run", "version", "selftest"):
+        if required not in table:
+            raise VerifyError(f"{TABLE_PATH.name}: [{key}]: missing field {required!r}")
+    tuples = {f: _as_tuple(table[f], key, f) for f in
+              ("extensions", "interpreter", "compiler", "compile", "run", "version", "extra_binds")
+              if f in table}
+    scalars = {f: table[f] for f in ("name", "source_name", "version_stdin", "memory", "selftest")
+               if f in table}
+    if scalars.get("memory", "data") not in ("data", "as"):
+        raise VerifyError(f"{TABLE_PATH.name}: [{key}] memory: expected \"data\" or \"as\"")
+    return Language(key=key, env=dict(table.get("env", {})), **tuples, **scalars)
+
+
+@cache
+def languages() -> dict[str, Language]:
+    with TABLE_PATH.open("rb") as table_file:
+        table = tomllib.load(table_file)
+    return {key: _language(key, value) for key, value in table.items()}
+
+
+def get_language(key: str) -> Language:
+    table = languages()
+    if key not in table:
+        raise VerifyError(f"unknown language {key!r} (known: {', '.join(sorted(table))})")
+    return table[key]
+
+
+def language_for_extension(extension: str) -> Language | None:
+    extension = extension.lstrip(".").lower()
+    return next((lang for lang in languages().values() if extension in lang.extensions), None)
+
+
+_JAVA_PUBLIC_CLASS = re.compile(rb"public\s+(?:(?:final|abstract|strictfp)\s+)*class\s+([A-Za-z_$][\w$]*)")
+_JAVA_ANY_CLASS = re.compile(rb"\bclass\s+([A-Za-z_$][\w$]*)")
+
+
+def java_main_class(source_text: bytes) -> str:
+    """The class javac will require the file to be named after (the public one), else the first."""
+    match = _JAVA_PUBLIC_CLASS.search(source_text) or _JAVA_ANY_CLASS.search(source_text)
+    return match.group(1).decode() if match else "Main"
+
+
+def expand(template: Sequence[str], values: Mapping[str, str], lists: Mapping[str, Sequence[str]]) -> list[str]:
+    """Fill a command template: a word that is exactly {flags}/{args} expands to zero or more words."""
+    argv: list[str] = []
+    for word in template:
+        if word.startswith("{") and word.endswith("}") and word[1:-1] in lists:
+            argv.extend(lists[word[1:-1]])
+        else:
+            argv.append(word.format(**values))
+    return argv

@@ -1,0 +1,242 @@
+"""Run one program to completion under limits, streaming its stdout to a consumer."""
+from __future__ import annotations
+
+import collections
+import os
+import re
+import selectors
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from verify.runner.build import Program, prepare
+from verify.runner.limits import Limits, prlimit_argv
+from verify.runner.sandbox import Sandbox, isolation_name, running_as_root
+
+CHUNK = 64 << 10
+STDERR_TAIL = 2048
+DRAIN_GRACE = 0.2        # seconds to drain the pipes after the program's main process exited
+
+# What runtimes print when an allocation fails under the memory rlimit: a failed run
+# saying one of these is reported as "memory limit", not "runtime error".
+_OUT_OF_MEMORY = re.compile(
+    r"MemoryError|Cannot allocate memory|std::bad_alloc|out of memory|Out of memory!"
+    r"|OutOfMemoryError|heap out of memory|memory allocation of \d+ bytes failed"
+    r"|unable to alloc|not enough memory|failed to reserve|Could not reserve enough space"
+    r"|cannot allocate", re.IGNORECASE)
+
+
+@dataclass
+class RunResult:
+    exit_code: int | None         # None when killed by a signal
+    signal: int | None
+    limit: str | None             # "time" | "memory" | "output" | None: which limit stopped it
+    stopped_early: bool           # the stdout consumer asked to stop
+    wall_time: float
+    cpu_time: float
+    peak_memory: int              # bytes (largest resident set among the processes)
+    stdout_bytes: int
+    stdout: bytes | None          # only when no on_stdout consumer was given
+    stderr_tail: str
+    isolation: str
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.limit is None and not self.stopped_early
+
+    @property
+    def signal_name(self) -> str | None:
+        if self.signal is None:
+            return None
+        try:
+            return signal.Signals(self.signal).name
+        except ValueError:
+            return f"signal {self.signal}"
+
+
+def run_program(program: Program, *, stdin: bytes = b"", args: Sequence[str] = (),
+                limits: Limits = Limits(),
+                on_stdout: Callable[[bytes], bool | None] | None = None) -> RunResult:
+    """Compile (cached) and run `program`; raises CompileError / MissingInterpreter."""
+    prepared = prepare(program)
+    return execute(prepared, workdir=program.folder, readonly=prepared.readonly, limits=limits,
+                   stdin=stdin, args=args, on_stdout=on_stdout,
+                   memory_kind=prepared.language.memory, env=dict(prepared.language.env))
+
+
+def execute(command, *, workdir: Path, readonly: Sequence[Path] = (), limits: Limits,
+            stdin: bytes = b"", args: Sequence[str] = (),
+            on_stdout: Callable[[bytes], bool | None] | None = None,
+            memory_kind: str = "data", env: dict[str, str] | None = None,
+            copy_workdir: bool = True, own_uid: bool = True) -> RunResult:
+    """Run `command` (a Prepared, or a plain argv) in a fresh Sandbox and wait for it."""
+    with Sandbox(Path(workdir), readonly=list(readonly), copy_workdir=copy_workdir) as sandbox:
+        if not own_uid:
+            sandbox.uid = None
+        argv = command.argv(args, limits, sandbox.path) if hasattr(command, "argv") else list(command)
+        processes = None
+        if sandbox.uid is not None:
+            processes = limits.processes + 1     # + verify-init, which runs under that uid too
+        elif not running_as_root():
+            processes = _processes_of_current_user() + limits.processes
+        full = sandbox.wrap(argv, prlimit_argv(limits, memory_kind, processes))
+        return _drive(full, sandbox, limits, stdin, on_stdout, env)
+
+
+def _processes_of_current_user() -> int:
+    uid = os.getuid()
+    count = 0
+    for entry in os.scandir("/proc"):
+        try:
+            if entry.name.isdigit() and entry.stat().st_uid == uid:
+                count += 1
+        except FileNotFoundError:
+            pass
+    return count
+
+
+def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
+           on_stdout: Callable[[bytes], bool | None] | None, env: dict[str, str] | None) -> RunResult:
+    start = time.monotonic()
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=str(sandbox.visible_workdir), env=sandbox.environment(env),
+                               start_new_session=True, user=sandbox.popen_user(), close_fds=True,
+                               pass_fds=sandbox.pass_fds)
+    sandbox.spawned()
+    deadline = start + limits.wall_time
+    collected = bytearray() if on_stdout is None else None
+    stderr_tail: collections.deque[bytes] = collections.deque()
+    stderr_size = 0
+    stdout_bytes = 0
+    limit: str | None = None
+    stopped_early = False
+    status = rusage = None
+    exited_at: float | None = None
+
+    selector = selectors.DefaultSelector()
+    pidfd = os.pidfd_open(process.pid)
+    for stream in (process.stdout, process.stderr):
+        os.set_blocking(stream.fileno(), False)
+    selector.register(process.stdout, selectors.EVENT_READ, "stdout")
+    selector.register(process.stderr, selectors.EVENT_READ, "stderr")
+    selector.register(pidfd, selectors.EVENT_READ, "exit")
+    pending_input = memoryview(stdin)
+    if pending_input:
+        os.set_blocking(process.stdin.fileno(), False)
+        selector.register(process.stdin, selectors.EVENT_WRITE, "stdin")
+    else:
+        process.stdin.close()
+
+    def stop() -> None:
+        _kill_group(process.pid)
+
+    try:
+        open_streams = 2
+        while open_streams:
+            now = time.monotonic()
+            if exited_at is not None and now > exited_at + DRAIN_GRACE:
+                break                      # something still holds the pipes: it is killed below
+            if now >= deadline:
+                limit = limit or "time"
+                stop()
+                break
+            timeout = deadline - now if exited_at is None else exited_at + DRAIN_GRACE - now
+            for key, _ in selector.select(timeout=max(0.0, timeout)):
+                what = key.data
+                if what == "exit":
+                    selector.unregister(pidfd)
+                    _, status, rusage = os.wait4(process.pid, 0)
+                    process.returncode = _returncode(status)
+                    exited_at = time.monotonic()
+                    stop()                 # background children die with the main process
+                elif what == "stdin":
+                    try:
+                        written = os.write(process.stdin.fileno(), pending_input[:CHUNK])
+                        pending_input = pending_input[written:]
+                    except (BrokenPipeError, OSError):
+                        pending_input = pending_input[:0]
+                    if not pending_input:
+                        selector.unregister(process.stdin)
+                        process.stdin.close()
+                else:
+                    try:
+                        chunk = os.read(key.fd, CHUNK)
+                    except BlockingIOError:
+                        continue
+                    if not chunk:
+                        selector.unregister(key.fileobj)
+                        open_streams -= 1
+                        continue
+                    if what == "stderr":
+                        stderr_tail.append(chunk)
+                        stderr_size += len(chunk)
+                        while stderr_size - len(stderr_tail[0]) >= STDERR_TAIL:
+                            stderr_size -= len(stderr_tail.popleft())
+                        continue
+                    if limit or stopped_early:
+                        continue           # already stopping: ignore the rest
+                    room = limits.output - stdout_bytes
+                    stdout_bytes += len(chunk)
+                    if len(chunk) > room:
+                        chunk = chunk[:room]
+                        limit = "output"
+                        stop()
+                    if collected is not None:
+                        collected += chunk
+                    elif chunk and on_stdout(chunk):
+                        stopped_early = True
+                        stop()
+    finally:
+        stop()
+        sandbox.kill_leftovers()
+        if status is None:
+            _, status, rusage = os.wait4(process.pid, 0)
+            process.returncode = _returncode(status)
+        selector.close()
+        os.close(pidfd)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    wall = (exited_at or time.monotonic()) - start
+    cpu = rusage.ru_utime + rusage.ru_stime
+    peak = rusage.ru_maxrss * 1024
+    measured = sandbox.read_report()
+    if measured is not None:    # under bubblewrap, only verify-init saw the program itself
+        cpu, peak = measured      # the outer processes' own usage is the judge's, not the program's
+    exit_code = os.waitstatus_to_exitcode(status)
+    signal_number = -exit_code if exit_code < 0 else None
+    exit_code = None if exit_code < 0 else exit_code
+    if signal_number is None and exit_code is not None and exit_code > 128 and _is_bwrap_wrapped(argv):
+        # bwrap reports its child's death by signal N as exit code 128+N
+        signal_number, exit_code = exit_code - 128, None
+    stderr_text = b"".join(stderr_tail)[-STDERR_TAIL:].decode("utf-8", "replace")
+    if limit is None and not stopped_early:
+        if cpu > limits.cpu_time or signal_number == signal.SIGXCPU:
+            limit = "time"
+        elif peak > limits.memory or ((exit_code or signal_number) and _OUT_OF_MEMORY.search(stderr_text)):
+            limit = "memory"
+    return RunResult(exit_code=exit_code, signal=signal_number, limit=limit, stopped_early=stopped_early,
+                     wall_time=wall, cpu_time=cpu, peak_memory=peak, stdout_bytes=stdout_bytes,
+                     stdout=bytes(collected) if collected is not None else None,
+                     stderr_tail=stderr_text, isolation=isolation_name())
+
+
+def _is_bwrap_wrapped(argv: Sequence[str]) -> bool:
+    return any(os.path.basename(word) == "bwrap" for word in argv[:12])
+
+
+def _returncode(status: int) -> int:
+    return os.waitstatus_to_exitcode(status)
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

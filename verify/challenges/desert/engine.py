@@ -277,16 +277,16 @@ class Crossing:
         """
         desert = self.map
         width, height = desert.width, desert.height
-        start_row, start_col = desert.start
-        end_row, end_col = desert.end
-        water, visited, deltas = self.water, self.visited, DELTAS
+        start_index = desert.start[0] * width + desert.start[1]
+        end_index = desert.end[0] * width + desert.end[1]
+        water, visited, deltas, alive = self.water, self.visited, DELTAS, Outcome.ALIVE
         row, col, carried, number = self.row, self.col, self.carried, self.turns
         drawn, outcome = self.drawn, self.outcome
         failure = None
         try:
             for turn in turns:
                 direction, action, amount = turn
-                if outcome is not Outcome.ALIVE:
+                if outcome is not alive:
                     failure = GameOver(self.attempt, number + 1, (row, col), turn, outcome, self.ended_on)
                     break
                 step_row, step_col = deltas[direction]
@@ -296,7 +296,7 @@ class Crossing:
                     break
                 index = new_row * width + new_col
                 left = carried - 1
-                if new_row == end_row and new_col == end_col:
+                if index == end_index:
                     row, col, carried, number = new_row, new_col, left, number + 1
                     visited[index] = 1
                     outcome, self.ended_on = Outcome.WON, number
@@ -305,7 +305,7 @@ class Crossing:
                             f"attempt {self.attempt}, turn {number} at ({row},{col}): the water action "
                             f"'{describe_action(action, amount)}' of the winning turn is not applied")
                     continue
-                on_start = new_row == start_row and new_col == start_col
+                on_start = index == start_index
                 if action == PICK:
                     if not on_start:
                         tile = water[index]

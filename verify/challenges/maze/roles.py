@@ -50,6 +50,8 @@ def _program(entry: str, role: str, table: Any, entry_dir: Path) -> tuple[Any, b
     except VerifyError as error:
         raise EntryError(entry, f"{where}.language", str(error)) from None
     source = (entry_dir / table["source"]).absolute()
+    if not source.resolve().is_relative_to(entry_dir.resolve()):
+        raise EntryError(entry, f"{where}.source", f"{table['source']!r} is outside the entry folder")
     if not source.is_file():
         raise EntryError(entry, f"{where}.source", f"no such file: {source}")
     flags = table.get("flags", [])

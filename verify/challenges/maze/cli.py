@@ -1,0 +1,124 @@
+"""``verify koth maze`` (the tournament) and ``verify maze show`` (replay a match log)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import click
+
+from verify.errors import VerifyError
+
+DEFAULT_SIZES = "15,20"
+DEFAULT_SEEDS = "1,2"
+
+
+def _int_list(option: str, text: str) -> list[int]:
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise VerifyError(f"{option}: expected comma-separated integers, not {text!r}") from None
+    if not values:
+        raise VerifyError(f"{option}: empty")
+    return values
+
+
+def _size_range(text: str) -> range:
+    low, sep, high = text.partition("..")
+    try:
+        lo, hi = int(low), int(high)
+    except ValueError:
+        raise VerifyError(f"--size-range: expected LOW..HIGH, not {text!r}") from None
+    if not sep or not 2 <= lo <= hi:
+        raise VerifyError(f"--size-range: expected LOW..HIGH with 2 <= LOW <= HIGH, not {text!r}")
+    return range(lo, hi + 1)
+
+
+@click.command("maze")
+@click.argument("entries", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--sizes", default=DEFAULT_SIZES, show_default=True, help="Maze sizes, comma-separated.")
+@click.option("--seeds", default=DEFAULT_SEEDS, show_default=True, help="Seeds given to the architects, comma-separated.")
+@click.option("-j", "--jobs", default=2, show_default=True, type=click.IntRange(1, 64), help="Runs in parallel.")
+@click.option("--format", "output_format", type=click.Choice(["table", "markdown", "json"]), default="table",
+              show_default=True)
+@click.option("--logs", type=click.Path(path_type=Path), default=None,
+              help="Folder for the match logs [default: maze-logs/<UTC time>].")
+@click.option("--step-timeout", default=2.0, show_default=True, type=click.FloatRange(0.01),
+              help="Seconds a solver may take per step.")
+@click.option("--patience", default=None, type=click.IntRange(0),
+              help="Abandon a solver after this many failed steps in a row (0: never) [default: 20].")
+@click.option("--size-range", default="15..50", show_default=True,
+              help="Sizes allowed (the contest's 15..50; smaller for quick trials).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, output_format: str,
+              logs: Path | None, step_timeout: float, patience: int | None, size_range: str, quiet: bool) -> None:
+    """Every architect against every solver of the other entries, on every size and seed.
+
+    ENTRIES are entry folders (default: every entry under submissions/maze/).
+    Each maze is built once and walked by every solver. Per-step solvers start
+    one process per step, so bigger sizes cost much more time (size^3 steps at
+    most): the defaults take a few minutes on 2 cores.
+    """
+    from verify.challenges.maze.controller import MazeLimits
+    from verify.challenges.maze.match import DEFAULT_PATIENCE
+    from verify.challenges.maze.report import RENDERERS
+    from verify.challenges.maze.tournament import Contestant, run_tournament
+    from verify.entries import find_entries, load_entry
+
+    folders = list(entries) or find_entries(Path("submissions"), "maze")
+    if not folders:
+        raise VerifyError("no maze entries (give entry folders, or run from the project's root)")
+    contestants = []
+    for folder in folders:
+        entry = load_entry(folder)
+        if entry.challenge.name != "maze":
+            raise VerifyError(f"{entry.label}: a {entry.challenge.name} entry, not a maze entry")
+        contestants.append(Contestant(entry.name, entry.options))
+    limits = MazeLimits(step_timeout=step_timeout, sizes=_size_range(size_range))
+    log_dir = logs or Path("maze-logs") / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    progress = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
+    result = run_tournament(contestants, _int_list("--sizes", sizes), _int_list("--seeds", seeds), jobs=jobs,
+                            limits=limits, log_dir=log_dir,
+                            patience=DEFAULT_PATIENCE if patience is None else patience, progress=progress)
+    click.echo(RENDERERS[output_format](result), nl=False)
+    if not quiet:
+        click.echo(f"match logs: {log_dir} (replay one with: verify maze show LOG)", err=True)
+
+
+@click.group("maze")
+def maze_group() -> None:
+    """Inception maze tools."""
+
+
+@maze_group.command("show")
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option("--step", type=int, default=None, help="Draw the position after this step (default: the end).")
+@click.option("--fog", is_flag=True, help="Draw what the solver saw (unknown walls as ?).")
+def maze_show(log: Path, step: int | None, fog: bool) -> None:
+    """Replay a match log as a drawing: @ solver, . visited, S start, E end."""
+    from verify.challenges.maze.matchlog import show
+
+    click.echo(show(log, step, fog), nl=False)
+
+
+@maze_group.command("check")
+@click.argument("maze_file", type=click.Path(path_type=Path))
+@click.option("--size-range", default="15..50", show_default=True, help="Sizes accepted.")
+def maze_check(maze_file: Path, size_range: str) -> None:
+    """Validate a maze file and draw it."""
+    from verify.challenges.maze.model import parse_maze
+    from verify.challenges.maze.render import draw
+
+    try:
+        text = maze_file.read_bytes() if str(maze_file) != "-" else click.get_binary_stream("stdin").read()
+    except OSError as error:
+        raise VerifyError(f"{maze_file}: cannot read: {error.strerror or error}") from None
+    maze = parse_maze(text, _size_range(size_range))
+    click.echo(draw(maze), nl=False)
+    path = maze.shortest_path()
+    click.echo(f"valid: {maze.size}x{maze.size}, {maze.wall_count} walls, Manhattan {maze.manhattan}, "
+               f"shortest path {len(path) - 1} steps, score denominator {maze.score_denominator}")
+
+
+def register(main: click.Group) -> None:
+    main.commands["koth"].add_command(koth_maze, "maze")
+    main.add_command(maze_group, "maze")

@@ -1,0 +1,75 @@
+"""The tournament's leaderboards and matrix as a text table, Markdown or JSON."""
+from __future__ import annotations
+
+import json
+
+from tabulate import tabulate
+
+from verify.challenges.maze.tournament import Standing, TournamentResult
+
+
+def _score(value: float | None) -> str:
+    return "—" if value is None else f"{value:.4f}"
+
+
+def _architect_rows(board: list[Standing]) -> list[list[object]]:
+    return [[rank, s.name, _score(s.score), s.detail["mazes"], s.detail["forfeits"], s.games]
+            for rank, s in enumerate(board, 1)]
+
+
+def _solver_rows(board: list[Standing]) -> list[list[object]]:
+    return [[rank, s.name, _score(s.score), s.games, s.detail["arrived"], s.detail["failed_steps"]]
+            for rank, s in enumerate(board, 1)]
+
+
+ARCHITECT_HEADERS = ["#", "architect", "score", "mazes", "forfeits", "pairs"]
+SOLVER_HEADERS = ["#", "solver", "score", "mazes", "arrived", "failed steps"]
+
+
+def _matrix_rows(result: TournamentResult) -> tuple[list[str], list[list[object]]]:
+    matrix = result.matrix()
+    headers = ["architect \\ solver"] + result.solvers
+    rows = []
+    for arch in result.architects:
+        row: list[object] = [arch]
+        for solver in result.solvers:
+            cell = matrix[arch].get(solver)
+            row.append("—" if cell is None else _score(cell["architect_score"]))
+        rows.append(row)
+    return headers, rows
+
+
+def _intro(result: TournamentResult) -> str:
+    return (f"sizes {', '.join(map(str, result.sizes))}; seeds {', '.join(map(str, result.seeds))}; "
+            f"{len(result.matches)} matches")
+
+
+def render_table(result: TournamentResult) -> str:
+    headers, rows = _matrix_rows(result)
+    return "\n".join([
+        f"Maze tournament: {_intro(result)}", "",
+        "Architects (mean steps / max(dist, #walls); forfeits count 0)",
+        tabulate(_architect_rows(result.architect_board()), ARCHITECT_HEADERS, tablefmt="simple"), "",
+        "Solvers (mean max(dist, #walls) / steps)",
+        tabulate(_solver_rows(result.solver_board()), SOLVER_HEADERS, tablefmt="simple"), "",
+        "Architect score by pairing (— : an entry does not walk its own mazes)",
+        tabulate(rows, headers, tablefmt="simple"), ""])
+
+
+def render_markdown(result: TournamentResult) -> str:
+    headers, rows = _matrix_rows(result)
+    return "\n".join([
+        "# Maze tournament", "", _intro(result), "",
+        "## Architects", "", "Mean of steps / max(dist, #walls) over every maze and solver; a forfeit counts 0.", "",
+        tabulate(_architect_rows(result.architect_board()), ARCHITECT_HEADERS, tablefmt="github"), "",
+        "## Solvers", "", "Mean of max(dist, #walls) / steps over every maze walked.", "",
+        tabulate(_solver_rows(result.solver_board()), SOLVER_HEADERS, tablefmt="github"), "",
+        "## Architect score by pairing", "",
+        tabulate(rows, headers, tablefmt="github"), ""])
+
+
+def render_json(result: TournamentResult) -> str:
+    return json.dumps(result.to_json(), indent=2) + "\n"
+
+
+RENDERERS = {"table": render_table, "markdown": render_markdown, "json": render_json}

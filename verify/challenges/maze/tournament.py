@@ -1,0 +1,215 @@
+"""King of the Hill: every architect against every solver, over sizes and seeds.
+
+Each maze is built once (architect, size, seed) and given to every solver of
+another entry (the spec: solvers walk "mazes made by other contestants'
+architects"). Architect score = mean over all its (maze, solver) pairs, a
+forfeited maze counting 0 against every solver; solver score = mean over the
+mazes it walked (forfeited mazes excluded). Runs go in parallel (``jobs``);
+results are sorted by key, so the same seeds give the same tables.
+"""
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from verify.challenges.maze.controller import BuiltMaze, MazeLimits, build_maze, solver_driver
+from verify.challenges.maze.match import DEFAULT_PATIENCE, Match, MatchResult, step_limit
+from verify.challenges.maze.matchlog import LogWriter
+from verify.challenges.maze.roles import MazeRoles
+from verify.errors import VerifyError
+
+
+@dataclass(frozen=True)
+class Contestant:
+    name: str
+    roles: MazeRoles
+
+
+@dataclass
+class MatchOutcome:
+    architect: str
+    solver: str
+    size: int
+    seed: int
+    result: MatchResult
+    log: Path | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        record = {"architect": self.architect, "solver": self.solver, "size": self.size, "seed": self.seed}
+        record.update({k: v for k, v in self.result.to_json().items() if k != "type"})
+        if self.log is not None:
+            record["log"] = str(self.log)
+        return record
+
+
+@dataclass
+class Standing:
+    name: str
+    score: float | None            # None: nothing to average
+    games: int                     # (maze, solver) pairs for an architect; mazes walked for a solver
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class TournamentResult:
+    sizes: list[int]
+    seeds: list[int]
+    architects: list[str]
+    solvers: list[str]
+    mazes: dict[tuple[str, int, int], BuiltMaze]
+    matches: list[MatchOutcome]
+
+    def opponents(self, architect: str) -> list[str]:
+        return [s for s in self.solvers if s != architect]
+
+    def architect_board(self) -> list[Standing]:
+        board = []
+        for name in self.architects:
+            scores, forfeits = [], 0
+            for (arch, size, seed), built in self.mazes.items():
+                if arch != name:
+                    continue
+                if built.maze is None:
+                    forfeits += 1
+                    scores += [0.0] * len(self.opponents(name))
+            scores += [m.result.architect_score for m in self.matches if m.architect == name]
+            board.append(Standing(name, fmean(scores) if scores else None, len(scores),
+                                  {"forfeits": forfeits, "mazes": sum(1 for k in self.mazes if k[0] == name)}))
+        return _ranked(board)
+
+    def solver_board(self) -> list[Standing]:
+        board = []
+        for name in self.solvers:
+            mine = [m for m in self.matches if m.solver == name]
+            board.append(Standing(name, fmean(m.result.solver_score for m in mine) if mine else None, len(mine),
+                                  {"arrived": sum(m.result.arrived for m in mine),
+                                   "failed_steps": sum(m.result.failed_steps for m in mine)}))
+        return _ranked(board)
+
+    def matrix(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """architect -> solver -> mean scores of that pairing (forfeits count 0 for the architect)."""
+        table: dict[str, dict[str, dict[str, Any]]] = {}
+        for arch in self.architects:
+            row = table.setdefault(arch, {})
+            forfeits = sum(1 for k, b in self.mazes.items() if k[0] == arch and b.maze is None)
+            for solver in self.opponents(arch):
+                played = [m.result for m in self.matches if m.architect == arch and m.solver == solver]
+                architect_scores = [r.architect_score for r in played] + [0.0] * forfeits
+                row[solver] = {
+                    "architect_score": fmean(architect_scores) if architect_scores else None,
+                    "solver_score": fmean(r.solver_score for r in played) if played else None,
+                    "mazes": len(played), "forfeits": forfeits,
+                    "arrived": sum(r.arrived for r in played)}
+        return table
+
+    def to_json(self) -> dict[str, Any]:
+        def standing(s: Standing) -> dict[str, Any]:
+            return {"name": s.name, "score": s.score, "games": s.games, **s.detail}
+        return {
+            "sizes": self.sizes, "seeds": self.seeds,
+            "architects": [standing(s) for s in self.architect_board()],
+            "solvers": [standing(s) for s in self.solver_board()],
+            "matrix": self.matrix(),
+            "mazes": [{"architect": k[0], **{x: y for x, y in built.to_json().items() if x != "type"}}
+                      for k, built in sorted(self.mazes.items())],
+            "matches": [m.to_json() for m in self.matches],
+        }
+
+
+def _ranked(board: list[Standing]) -> list[Standing]:
+    return sorted(board, key=lambda s: (s.score is None, -(s.score or 0.0), s.name))
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+
+
+def _prepare_all(contestants: list[Contestant]) -> dict[tuple[str, str], str]:
+    """Compile every program once, up front; returns (name, role) -> why it cannot run."""
+    from verify.runner import prepare
+
+    broken = {}
+    for contestant in contestants:
+        for role in ("architect", "solver"):
+            program = getattr(contestant.roles, role)
+            if program is None:
+                continue
+            try:
+                prepare(program)
+            except VerifyError as error:
+                broken[(contestant.name, role)] = f"could not run: {error}"
+    return broken
+
+
+def play_match(maze_key: tuple[str, int, int], built: BuiltMaze, solver: Contestant, limits: MazeLimits,
+               log_path: Path | None, patience: int, broken: str | None = None) -> MatchOutcome:
+    architect, size, seed = maze_key
+    assert built.maze is not None
+    match = Match(built.maze)
+    driver = solver_driver(solver.roles.solver, solver.roles.persistent, limits)
+    with LogWriter(log_path) as log:
+        log({"type": "match", "architect": architect, "solver": solver.name, "size": size, "seed": seed,
+             "mode": driver.mode, "step_limit": match.limit})
+        log({"type": "maze", "text": built.maze.to_text()})
+        if broken:
+            log({"type": "event", "step": 0, "event": broken})
+            result = match.result(broken)
+            log(result.to_json())
+        else:
+            with driver:
+                result = match.play(driver, log, patience)
+    return MatchOutcome(architect, solver.name, size, seed, result, log_path)
+
+
+def run_tournament(contestants: list[Contestant], sizes: list[int], seeds: list[int], *, jobs: int = 2,
+                   limits: MazeLimits = MazeLimits(), log_dir: Path | None = None,
+                   patience: int = DEFAULT_PATIENCE, progress=lambda message: None) -> TournamentResult:
+    names = [c.name for c in contestants]
+    if len(set(names)) != len(names):
+        raise VerifyError(f"two entries share a name: {sorted(n for n in names if names.count(n) > 1)[0]!r}")
+    for size in sizes:
+        if size not in limits.sizes:
+            raise VerifyError(f"size {size} is outside {limits.sizes.start}..{limits.sizes.stop - 1}")
+    architects = sorted(c.name for c in contestants if c.roles.architect is not None)
+    solvers = sorted(c.name for c in contestants if c.roles.solver is not None)
+    by_name = {c.name: c for c in contestants}
+    broken = _prepare_all(contestants)
+
+    def build(key: tuple[str, int, int]) -> BuiltMaze:
+        name, size, seed = key
+        if (name, "architect") in broken:
+            built = BuiltMaze(size, seed, None, broken[(name, "architect")])
+        else:
+            built = build_maze(by_name[name].roles.architect, size, seed, limits)
+        if log_dir is not None:
+            with LogWriter(log_dir / "mazes" / f"{_safe(name)}-{size}-{seed}.jsonl") as log:
+                log({"type": "architect", "architect": name, **{k: v for k, v in built.to_json().items() if k != "type"}})
+        progress(f"maze {name} size {size} seed {seed}: " + ("ok" if built.maze else f"forfeit: {built.forfeit}"))
+        return built
+
+    maze_keys = [(a, size, seed) for a in architects for size in sizes for seed in seeds]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        mazes = dict(zip(maze_keys, pool.map(build, maze_keys)))
+
+        def play(task: tuple[tuple[str, int, int], str]) -> MatchOutcome:
+            key, solver = task
+            path = None
+            if log_dir is not None:
+                path = log_dir / "matches" / f"{_safe(key[0])}-{key[1]}-{key[2]}--{_safe(solver)}.jsonl"
+            outcome = play_match(key, mazes[key], by_name[solver], limits, path, patience,
+                                 broken.get((solver, "solver")))
+            progress(f"{solver} in {key[0]}'s maze size {key[1]} seed {key[2]}: "
+                     f"{outcome.result.ended} ({outcome.result.steps} steps)")
+            return outcome
+
+        tasks = [(key, solver) for key in maze_keys if mazes[key].maze is not None
+                 for solver in solvers if solver != key[0]]
+        # the longest walks first (bigger mazes), so that -j keeps every worker busy to the end
+        tasks.sort(key=lambda t: -step_limit(t[0][1]))
+        matches = list(pool.map(play, tasks))
+    matches.sort(key=lambda m: (m.architect, m.size, m.seed, m.solver))
+    return TournamentResult(list(sizes), list(seeds), architects, solvers, mazes, matches)

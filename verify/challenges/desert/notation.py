@@ -238,6 +238,7 @@ class Tokenizer:
         self.notation = notation
         seps = notation.separator_bytes
         self.separators = seps
+        self._separator_list = [bytes([b]) for b in seps]
         sep_class = b"[" + b"".join(re.escape(bytes([b])) for b in seps) + b"]"
         letters = b"[" + b"".join(re.escape(bytes([b])) for b in notation.direction_bytes) + b"]"
         self._by_modifier = {m.encode("ascii"): spec for m, spec in notation.actions.items()}
@@ -321,13 +322,19 @@ class Tokenizer:
         out of time raises ``TimeoutError``.
         """
         end = len(text)
-        covered = self._match(self.cover_re, text, pos).end()
-        if covered < end:
-            if final or end - covered >= MAX_TOKEN:
-                raise self._error_at(text, covered)
-        tokens = self._findall(text, pos, covered)
+        tokens = self._findall(text, pos, end)
         if self._groups is not None and tokens:
             tokens = [found[0] for found in tokens]
+        # Tokens hold no separator byte (checked on load), so when token bytes plus separator
+        # bytes add up to the whole text, the tokens cover it: no need to match the cover pattern.
+        covered = end
+        if sum(map(len, tokens)) + sum(text.count(sep, pos) for sep in self._separator_list) != end - pos:
+            covered = self._match(self.cover_re, text, pos).end()
+            if covered < end and (final or end - covered >= MAX_TOKEN):
+                raise self._error_at(text, covered)
+            tokens = self._findall(text, pos, covered)
+            if self._groups is not None and tokens:
+                tokens = [found[0] for found in tokens]
         if not final and tokens:
             # keep the last token back: its end may be the chunk's, not the token's
             body_end = pos + len(text[pos:covered].rstrip(self.separators))

@@ -438,4 +438,5 @@ def load_for_cli(spec: str) -> Notation:
     try:
         return resolve(spec, Path.cwd())
     except NotationDefinitionError as error:
-        raise InputError(f"notation: {error}") from None
+        where = "notation" if error.field == "notation" else f"notation: {error.field}"
+        raise InputError(f"{where}: {error.problem}") from None

@@ -1,0 +1,84 @@
+"""The desert commands: exit 0 accepted, 1 rejected, 2 bad usage or bad input, one line."""
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from verify.cli import main
+
+SPEC_MAP = ".....S.\n.......\n.......\nE......\n....8..\n"
+SPEC_OUTPUT = "D+0\nD+0\nD+0\nD+0\nL+5\nL+0\nL+0\nL+0\nL+0\nU+0\n.....S.\n.....#.\n.....#.\nE....#.\n####3#.\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "map.txt").write_text(SPEC_MAP)
+    (tmp_path / "good.out").write_text(SPEC_OUTPUT)
+    (tmp_path / "bad.out").write_text(SPEC_OUTPUT.replace("####3", "####4"))
+    (tmp_path / "broken.txt").write_text("S.E\n..\n")
+    return tmp_path
+
+
+def run(*args, stdin=None):
+    return subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", *map(str, args)],
+                          capture_output=True, text=True, input=stdin)
+
+
+def test_accepted_output_exits_0(files):
+    result = CliRunner().invoke(main, ["judge", "desert", str(files / "map.txt"), str(files / "good.out")])
+    assert result.exit_code == 0 and "accepted" in result.output
+
+
+def test_rejected_output_exits_1_with_the_reason_and_both_maps(files):
+    result = CliRunner().invoke(main, ["judge", "desert", str(files / "map.txt"), str(files / "bad.out")])
+    assert result.exit_code == 1
+    assert "differs at (4,4): expected '3', printed '4'" in result.output
+    assert "####3#.    ####4#.  <- first difference" in result.output
+
+
+def test_output_from_stdin_and_json(files):
+    result = run("judge", "desert", files / "map.txt", "-", "--format", "json", stdin=SPEC_OUTPUT)
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["stats"]["winning_turns"] == 10
+
+
+@pytest.mark.parametrize("args, message", [
+    (["judge", "desert", "{d}/missing.txt", "{d}/good.out"], "cannot read the map"),
+    (["judge", "desert", "{d}/broken.txt", "{d}/good.out"], "line 2, column 3: this row has 2 characters"),
+    (["judge", "desert", "{d}/map.txt", "{d}/missing.out"], "cannot read the output"),
+    (["judge", "desert", "{d}/map.txt", "{d}/good.out", "--notation", "klingon"], "unknown notation 'klingon'"),
+    (["judge", "desert", "{d}/map.txt", "{d}/good.out", "--order", "sideways"], "Invalid value"),
+    (["nontrivial", "{d}/broken.txt"], "line 2, column 3"),
+])
+def test_bad_input_exits_2_with_one_line(files, args, message):
+    result = run(*[a.format(d=files) for a in args])
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_nontrivial_exit_codes(files):
+    (files / "demo.txt").write_text("........2.\n..........\n..........\nS.1..2....\n..........\n"
+                                    "..........\n........1.\n..3.......\n.........E\n")
+    ok = CliRunner().invoke(main, ["nontrivial", str(files / "demo.txt")])
+    assert ok.exit_code == 0 and "non-trivial" in ok.output
+    bad = CliRunner().invoke(main, ["nontrivial", str(files / "map.txt")])
+    assert bad.exit_code == 1
+    assert "tile (4,4) holding 8: square (0,5) within its border of width 8 is S" in bad.output
+
+
+def test_notations_are_listed():
+    result = CliRunner().invoke(main, ["notations"])
+    assert result.exit_code == 0 and "standard" in result.output and "lrud-xy" in result.output
+
+
+def test_custom_notation_from_a_file(files):
+    (files / "arrows.toml").write_text('directions = {"^" = "U", "v" = "D", "<" = "L", ">" = "R"}\n'
+                                       'actions = {"" = "+0", "*" = "fill"}\n')
+    (files / "line.txt").write_text("S..E\n")
+    (files / "line.out").write_text(">>>\nS##E\n")
+    result = CliRunner().invoke(main, ["judge", "desert", str(files / "line.txt"), str(files / "line.out"),
+                                       "--notation", str(files / "arrows.toml")])
+    assert result.exit_code == 0, result.output

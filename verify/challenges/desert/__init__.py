@@ -1,0 +1,104 @@
+"""Desert crossing (code golf): cross a desert from S to E, caching water, dying in distinct ways first.
+
+Rules engine: :mod:`.engine`; map: :mod:`.map`; notations: :mod:`.notation`;
+output reading: :mod:`.transcript`; verdicts: :mod:`.judge`; demo-map rule:
+:mod:`.nontrivial`. User documentation: docs/desert.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from verify.challenges.base import Challenge, TestCase
+from verify.challenges.desert.judge import DesertJudge
+from verify.challenges.desert.map import DesertMap
+from verify.challenges.desert.nontrivial import violations
+from verify.challenges.desert.notation import STANDARD, Notation, NotationDefinitionError, resolve
+from verify.challenges.desert.transcript import DEATH_RULES, ORDERS
+from verify.errors import EntryError, InputError
+
+__all__ = ["CHALLENGE", "DesertChallenge", "DesertOptions"]
+
+
+@dataclass(frozen=True)
+class DesertOptions:
+    """An entry's ``[desert]`` section, checked."""
+
+    notation: Notation = STANDARD
+    order: str = "moves-first"
+    deaths: str = "turns"
+    demo: Path | None = None
+
+
+class DesertChallenge(Challenge):
+    name = "desert"
+    title = "Desert crossing"
+    scoring = "bytes"
+
+    def testcases(self, root: Path) -> list[TestCase]:
+        """Every ``*.txt`` map under ``root``, by name. A malformed map is an InputError naming the file."""
+        cases = []
+        for path in sorted(Path(root).glob("*.txt")):
+            data = path.read_bytes()
+            desert = DesertMap.parse(data, source=str(path))
+            cases.append(TestCase(path.stem, data, path, (data.decode("ascii"),),
+                                  meta={"map": desert}))
+        return cases
+
+    def parse_options(self, entry_name: str, table: dict[str, Any], entry_dir: Path) -> DesertOptions:
+        known = {"notation", "order", "demo", "deaths"}
+        for key in table:
+            if key not in known:
+                raise EntryError(entry_name, f"desert.{key}",
+                                 f"unknown field (expected one of {', '.join(sorted(known))})")
+        try:
+            notation = resolve(table.get("notation", "standard"), Path(entry_dir))
+        except NotationDefinitionError as error:
+            field = "desert.notation" if error.field == "notation" else f"desert.notation.{error.field}"
+            raise EntryError(entry_name, field, error.problem) from None
+        order = table.get("order", "moves-first")
+        if order not in ORDERS:
+            raise EntryError(entry_name, "desert.order", f"{order!r} is not an order (expected "
+                             f"{' or '.join(repr(o) for o in ORDERS)})")
+        deaths = table.get("deaths", "turns")
+        if deaths not in DEATH_RULES:
+            raise EntryError(entry_name, "desert.deaths", f"{deaths!r} is not a rule for distinct deaths "
+                             f"(expected {' or '.join(repr(d) for d in DEATH_RULES)})")
+        demo = table.get("demo")
+        demo_path = None
+        if demo is not None:
+            if not isinstance(demo, str):
+                raise EntryError(entry_name, "desert.demo", "expected the path of a map file")
+            demo_path = Path(entry_dir) / demo
+            try:
+                DesertMap.parse(demo_path.read_bytes(), source=demo)
+            except OSError as error:
+                raise EntryError(entry_name, "desert.demo", f"cannot read {demo}: {error.strerror}") from None
+            except InputError as error:
+                raise EntryError(entry_name, "desert.demo", str(error)) from None
+        return DesertOptions(notation, order, deaths, demo_path)
+
+    def entry_cases(self, options: DesertOptions, entry_dir: Path) -> list[TestCase]:
+        """The entry's demo map, judged like any case. A trivial demo is kept as a case whose
+        judge rejects every output, naming the first violation (all are in ``meta["trivial"]``)."""
+        if options.demo is None:
+            return []
+        data = options.demo.read_bytes()
+        desert = DesertMap.parse(data, source=str(options.demo))
+        problems = [str(v) for v in violations(desert)]
+        meta: dict[str, Any] = {"map": desert, "demo": True, "trivial": problems}
+        return [TestCase("demo", data, options.demo, (data.decode("ascii"),), meta=meta)]
+
+    def judge(self, options: DesertOptions | None, case: TestCase) -> DesertJudge:
+        options = options or DesertOptions()
+        desert = case.meta.get("map") or DesertMap.parse(case.input, source=case.name)
+        problem = None
+        trivial = case.meta.get("trivial")
+        if trivial:
+            more = f" (and {len(trivial) - 1} more)" if len(trivial) > 1 else ""
+            problem = f"the demo map is trivial: {trivial[0]}{more}"
+        return DesertJudge(desert, options.notation, options.order, options.deaths, problem=problem)
+
+
+CHALLENGE = DesertChallenge()

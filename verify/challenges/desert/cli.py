@@ -1,0 +1,127 @@
+"""Desert commands: ``verify judge desert``, ``verify nontrivial``, ``verify notations``, ``verify gen desert``."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import BinaryIO
+
+import click
+
+from verify.challenges.desert.judge import DesertJudge
+from verify.challenges.desert.map import DesertMap
+from verify.challenges.desert.nontrivial import violations
+from verify.challenges.desert.notation import NOTATIONS, load_for_cli
+from verify.challenges.desert.transcript import DEATH_RULES, ORDERS
+from verify.errors import InputError
+from verify.verdict import Verdict
+
+CHUNK = 1 << 20
+
+
+def read_map(path: str) -> DesertMap:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise InputError(f"{path}: cannot read the map: {error.strerror}") from None
+    return DesertMap.parse(data, source=path)
+
+
+def _open_output(path: str) -> BinaryIO:
+    if path == "-":
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")
+    except OSError as error:
+        raise InputError(f"{path}: cannot read the output: {error.strerror}") from None
+
+
+def render_verdict(verdict: Verdict, output_format: str) -> str:
+    if output_format == "json":
+        return json.dumps(verdict.to_dict(), indent=2)
+    lines = [f"verdict: {verdict.status.value} ({verdict.status.short})"]
+    if verdict.message:
+        lines.append(f"reason: {verdict.message}" if not verdict.accepted else f"result: {verdict.message}")
+    for name, value in verdict.stats.items():
+        lines.append(f"{name.replace('_', ' ')}: {value}")
+    if verdict.detail:
+        lines.append("")
+        lines.append(verdict.detail)
+    for warning in verdict.warnings:
+        lines.append(f"warning: {warning}")
+    return "\n".join(lines)
+
+
+@click.command("desert")
+@click.argument("map_path", metavar="MAP")
+@click.argument("output", metavar="OUTPUT")
+@click.option("--notation", default="standard", show_default=True, metavar="NAME|FILE.toml",
+              help="How the turns are written: a named notation (see `verify notations`) or a TOML file.")
+@click.option("--order", type=click.Choice(ORDERS), default="moves-first", show_default=True,
+              help="moves-first (the spec's) or map-first (lenient, when the entry declares it).")
+@click.option("--deaths", type=click.Choice(DEATH_RULES), default="turns", show_default=True,
+              help="When two deaths are the same: same turns, or (stricter) same squares.")
+@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+def judge_desert(map_path: str, output: str, notation: str, order: str, deaths: str, output_format: str) -> None:
+    """Judge a saved OUTPUT of a program on MAP (OUTPUT may be - for stdin).
+
+    Exit 0 when accepted, 1 when rejected, 2 for bad usage or an unreadable map, output or notation.
+    """
+    desert = read_map(map_path)
+    judge = DesertJudge(desert, load_for_cli(notation), order, deaths)
+    stream = _open_output(output)
+    try:
+        while True:
+            chunk = stream.read(CHUNK)
+            if not chunk or judge.feed(chunk) is not None:
+                break
+    except OSError as error:
+        raise InputError(f"{output}: cannot read the output: {error.strerror}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    verdict = judge.finish()
+    click.echo(render_verdict(verdict, output_format))
+    sys.exit(0 if verdict.accepted else 1)
+
+
+@click.command("nontrivial")
+@click.argument("map_path", metavar="MAP")
+@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def nontrivial(map_path: str, output_format: str) -> None:
+    """Check that a desert demo MAP is non-trivial (exit 0), else list every violation (exit 1)."""
+    desert = read_map(map_path)
+    found = violations(desert)
+    if output_format == "json":
+        click.echo(json.dumps({"nontrivial": not found, "distance": desert.distance, "violations": [
+            {"rule": v.rule, "tile": v.tile, "units": v.units, "square": v.square, "what": v.what,
+             "message": str(v)} for v in found]}, indent=2))
+    elif found:
+        click.echo(f"{map_path}: trivial ({len(found)} violation{'s' if len(found) != 1 else ''})")
+        for violation in found:
+            click.echo(f"  {violation}")
+    else:
+        click.echo(f"{map_path}: non-trivial (S and E {desert.distance} moves apart, every border clear)")
+    sys.exit(1 if found else 0)
+
+
+@click.command("notations")
+def notations() -> None:
+    """List the named desert notations (usable as `notation = "NAME"` in entry.toml)."""
+    for name, notation in NOTATIONS.items():
+        actions = ", ".join(f"{modifier!r} -> {spec}" for modifier, spec in notation.actions.items())
+        click.echo(f"{name}: {notation.description}")
+        click.echo(f"    directions {''.join(notation.directions)}; actions {actions}; "
+                   f"separators {notation.separators!r}; prefix {notation.prefix!r}")
+
+
+def register(main: click.Group) -> None:
+    main.commands["judge"].add_command(judge_desert, "desert")  # type: ignore[attr-defined]
+    main.add_command(nontrivial)
+    main.add_command(notations)
+    try:
+        from verify.challenges.desert.generate import gen_desert
+    except ImportError:  # the generator is optional while it is being written
+        return
+    main.commands["gen"].add_command(gen_desert, "desert")  # type: ignore[attr-defined]

@@ -1,0 +1,69 @@
+"""Non-triviality of a demo map (the contest's rule for the map an entry is posted with).
+
+- S and E are at least 10 moves apart (Manhattan distance: there are no walls);
+- every square holding N units is surrounded by a border of width N (the ring of
+  Chebyshev radius up to N around it) in which every square is ``.``: no water,
+  not S, not E. Squares outside the grid are ignored.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from verify.challenges.desert.map import DesertMap, Square
+
+MIN_DISTANCE = 10
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One reason a map is trivial. ``tile`` is the water square whose border is broken
+    (None for the distance rule), ``square`` the offending square, ``what`` what is there."""
+
+    rule: str            # "distance" or "border"
+    tile: Square | None
+    units: int
+    square: Square
+    what: str
+
+    def __str__(self) -> str:
+        if self.rule == "distance":
+            return self.what
+        row, col = self.tile  # type: ignore[misc]
+        return (f"tile ({row},{col}) holding {self.units}: square ({self.square[0]},{self.square[1]}) "
+                f"within its border of width {self.units} is {self.what}")
+
+
+def violations(desert: DesertMap) -> list[Violation]:
+    """Every violation, tiles in reading order, each tile's offending squares in reading order."""
+    found: list[Violation] = []
+    if desert.distance < MIN_DISTANCE:
+        (start_row, start_col), (end_row, end_col) = desert.start, desert.end
+        found.append(Violation("distance", None, 0, desert.end,
+                               f"S ({start_row},{start_col}) and E ({end_row},{end_col}) are {desert.distance} "
+                               f"moves apart (at least {MIN_DISTANCE} needed)"))
+    for row in range(desert.height):
+        for col in range(desert.width):
+            units = desert.water[row][col]
+            if not units:
+                continue
+            for other_row in range(max(0, row - units), min(desert.height, row + units + 1)):
+                for other_col in range(max(0, col - units), min(desert.width, col + units + 1)):
+                    if (other_row, other_col) == (row, col):
+                        continue
+                    what = _occupant(desert, other_row, other_col)
+                    if what:
+                        found.append(Violation("border", (row, col), units, (other_row, other_col), what))
+    return found
+
+
+def is_nontrivial(desert: DesertMap) -> bool:
+    return not violations(desert)
+
+
+def _occupant(desert: DesertMap, row: int, col: int) -> str:
+    if (row, col) == desert.start:
+        return "S"
+    if (row, col) == desert.end:
+        return "E"
+    units = desert.water[row][col]
+    return f"water ({units})" if units else ""

@@ -100,7 +100,8 @@ def build_maze(program: Program, size: int, seed: int, limits: MazeLimits = Maze
     try:
         maze = parse_maze(result.stdout or b"", limits.sizes, expected_size=size)
     except MazeFormatError as error:
-        return BuiltMaze(size, seed, None, f"invalid maze: {error}", result.wall_time, output)
+        return BuiltMaze(size, seed, None, f"invalid maze: {str(error).removeprefix('maze: ')}",
+                         result.wall_time, output)
     return BuiltMaze(size, seed, maze, None, result.wall_time)
 
 

@@ -177,28 +177,31 @@ def parse_maze(text: str | bytes, sizes: range = CONTEST_SIZES, expected_size: i
     architect was asked for. Blank lines after the five are allowed, nothing else.
     """
     if isinstance(text, bytes):
-        try:
-            text = text.decode("ascii")
-        except UnicodeDecodeError as error:
-            raise MazeFormatError(None, f"not ASCII text (byte {error.start})") from None
+        # one character per byte: every check below accepts ASCII digits only, so a
+        # stray byte is reported on its line like any other wrong character
+        text = text.decode("latin-1")
     lines = text.replace("\r\n", "\n").split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
-    if len(lines) < 5:
-        missing = LINE_NAMES[len(lines)]
-        raise MazeFormatError(None, f"only {len(lines)} line(s); the {missing} line is missing")
-    if len(lines) > 5:
-        raise MazeFormatError(None, f"{len(lines)} lines; expected 5 (width, start, end, horizontal, vertical)")
-    n = _parse_int(lines[0].strip(), 1, "width")
+
+    def line(number: int) -> str:
+        if number > len(lines):
+            raise MazeFormatError(None, f"only {len(lines)} line(s); the {LINE_NAMES[number - 1]} line is missing")
+        return lines[number - 1]
+
+    n = _parse_int(line(1).strip(), 1, "width")
     if expected_size is not None and n != expected_size:
         raise MazeFormatError(1, f"width {n} but the maze asked for is {expected_size}x{expected_size}")
     if n not in sizes:
         raise MazeFormatError(1, f"width {n} is outside {sizes.start}..{sizes.stop - 1}")
-    start = _parse_cell(lines[1], 2, n)
-    end = _parse_cell(lines[2], 3, n)
+    start = _parse_cell(line(2), 2, n)
+    end = _parse_cell(line(3), 3, n)
     if start == end:
         raise MazeFormatError(3, f"end cell ({end[0]},{end[1]}) is the start cell")
-    maze = Maze(n, start, end, _parse_walls(lines[3], 4, n), _parse_walls(lines[4], 5, n))
+    horizontal, vertical = _parse_walls(line(4), 4, n), _parse_walls(line(5), 5, n)
+    if len(lines) > 5:
+        raise MazeFormatError(None, f"{len(lines)} lines; expected 5 (width, start, end, horizontal, vertical)")
+    maze = Maze(n, start, end, horizontal, vertical)
     if maze.distances_from(start)[end[0]][end[1]] < 0:
         raise MazeFormatError(None, f"the end ({end[0]},{end[1]}) cannot be reached from the start ({start[0]},{start[1]})")
     return maze

@@ -1,0 +1,144 @@
+"""The tournament: leaderboards by hand, bad entries, determinism, the CLI."""
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from verify.challenges.maze.controller import BuiltMaze, MazeLimits
+from verify.challenges.maze.match import Match, Reply
+from verify.challenges.maze.model import ANY_SIZE, Maze
+from verify.challenges.maze.report import render_json, render_markdown, render_table
+from verify.challenges.maze.tournament import (Contestant, MatchOutcome, TournamentResult,
+                                               run_tournament)
+from verify.cli import main
+from verify.entries import load_entry
+from verify.runner import Limits
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures" / "maze"
+SUBMISSIONS = ROOT / "submissions" / "maze"
+LIMITS = MazeLimits(architect=Limits(wall_time=1.5, cpu_time=1.5, memory=512 << 20, output=1 << 20),
+                    step_timeout=0.5, sizes=ANY_SIZE)
+
+
+def contestant(folder: Path) -> Contestant:
+    entry = load_entry(folder)
+    return Contestant(entry.name, entry.options)
+
+
+def _outcome(architect, solver, maze, steps):
+    match = Match(maze)
+    moves = iter(maze.shortest_path()[1:])
+    for _ in range(steps - 1):
+        match.apply(Reply("nonsense"))
+    match.apply(Reply(" ".join(map(str, next(moves)))) if steps == 1 else Reply("nonsense"))
+    return MatchOutcome(architect, solver, maze.size, 1, match.result())
+
+
+def test_leaderboards_by_hand():
+    # a 4x4 maze without walls, corner to corner: denominator max(6, 0) = 6
+    maze = Maze(4, (0, 0), (0, 1), "0" * 12, "0" * 12)        # denominator max(1, 0) = 1
+    a = _outcome("A", "X", maze, 1)                              # X arrives in 1 step
+    b = _outcome("A", "Y", maze, 4)                              # Y never arrives: charged 64
+    assert (a.result.architect_score, b.result.architect_score) == (1.0, 64.0)
+    result = TournamentResult([4], [1], ["A", "B"], ["A", "X", "Y"],
+                              {("A", 4, 1): BuiltMaze(4, 1, maze), ("B", 4, 1): BuiltMaze(4, 1, None, "crash")},
+                              [a, b])
+    architects = {s.name: s for s in result.architect_board()}
+    # A: its maze against X and Y (not itself): (1 + 64) / 2; B forfeited: 0 against A, X and Y
+    assert architects["A"].score == 32.5 and architects["A"].games == 2
+    assert architects["B"].score == 0.0 and architects["B"].games == 3 and architects["B"].detail["forfeits"] == 1
+    solvers = {s.name: s for s in result.solver_board()}
+    assert solvers["X"].score == 1.0 and solvers["Y"].score == 1 / 64
+    assert solvers["A"].score is None and solvers["A"].games == 0     # B forfeited: nothing to walk
+    assert [s.name for s in result.solver_board()] == ["X", "Y", "A"]
+    matrix = result.matrix()
+    assert matrix["A"]["X"]["architect_score"] == 1.0 and "A" not in matrix["A"]
+    assert matrix["B"]["X"] == {"architect_score": 0.0, "solver_score": None, "mazes": 0, "forfeits": 1,
+                                "arrived": 0}
+    assert "| 1 | A" in render_markdown(result).replace("|   1 | A", "| 1 | A")
+    assert json.loads(render_json(result))["architects"][0]["name"] == "A"
+
+
+def test_bad_entries_forfeit_or_fail_and_the_tournament_finishes(tmp_path):
+    names = ["crasher", "sleeper", "babbler", "wrong-size", "first-move"]
+    contestants = [contestant(FIXTURES / n) for n in names] + [contestant(SUBMISSIONS / "drunkard"),
+                                                               contestant(SUBMISSIONS / "theseus")]
+    result = run_tournament(contestants, [6], [1], jobs=2, limits=LIMITS, log_dir=tmp_path, patience=3)
+    forfeits = {k[0]: b.forfeit for k, b in result.mazes.items() if b.maze is None}
+    assert forfeits["crasher"].startswith("crash (exit code 3)")
+    assert forfeits["sleeper"].startswith("timeout")
+    assert forfeits["babbler"].startswith("invalid maze: line 1 (width)")
+    assert forfeits["wrong-size"] == "invalid maze: line 1 (width): width 5 but the maze asked for is 6x6"
+    assert set(forfeits) == {"crasher", "sleeper", "babbler", "wrong-size"}
+    architects = {s.name: s.score for s in result.architect_board()}
+    assert all(architects[n] == 0.0 for n in forfeits) and architects["theseus"] > 0
+    walked = {m.solver: m.result for m in result.matches}
+    assert set(walked) == {"crasher", "sleeper", "babbler", "first-move", "drunkard"}   # theseus's maze only
+    for bad in ("crasher", "sleeper", "babbler"):
+        assert walked[bad].ended == "gave up after 3 failed steps in a row" and walked[bad].steps == 216
+    assert walked["drunkard"].failed_steps == 0
+    logs = sorted(p.name for p in (tmp_path / "matches").iterdir())
+    assert "theseus-6-1--sleeper.jsonl" in logs and len(logs) == 5
+    sleeper_log = [json.loads(line) for line in (tmp_path / "matches" / "theseus-6-1--sleeper.jsonl").open()]
+    assert sleeper_log[0]["mode"] == "persistent" and "timeout" in sleeper_log[2]["failure"]
+    assert json.loads((tmp_path / "mazes" / "crasher-6-1.jsonl").read_text())["forfeit"] == forfeits["crasher"]
+    table = render_table(result)
+    assert "Architects" in table and "Solvers" in table and "theseus" in table
+
+
+def test_same_seeds_same_results(tmp_path):
+    contestants = [contestant(SUBMISSIONS / "theseus"), contestant(SUBMISSIONS / "drunkard"),
+                   contestant(FIXTURES / "first-move")]
+    runs = []
+    for attempt in range(2):
+        result = run_tournament(contestants, [6, 7], [1, 2], jobs=2, limits=LIMITS, patience=3)
+        data = result.to_json()
+        for maze in data["mazes"]:
+            maze.pop("wall_time")
+        runs.append(data)
+    assert runs[0] == runs[1]
+    assert len(runs[0]["matches"]) == 8
+
+
+def test_duplicate_names_and_sizes_outside_the_range_are_refused():
+    theseus = contestant(SUBMISSIONS / "theseus")
+    with pytest.raises(Exception, match="two entries share a name: 'theseus'"):
+        run_tournament([theseus, theseus], [6], [1], limits=LIMITS)
+    with pytest.raises(Exception, match="size 6 is outside 15..50"):
+        run_tournament([theseus], [6], [1])
+
+
+def test_cli_tournament_json_and_replay(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(main, ["koth", "maze", str(SUBMISSIONS / "theseus"), str(SUBMISSIONS / "drunkard"),
+                                  "--sizes", "6", "--seeds", "3", "--size-range", "2..50", "--format", "json",
+                                  "--logs", str(tmp_path), "-q"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [s["name"] for s in data["architects"]] == ["theseus"]
+    assert {s["name"] for s in data["solvers"]} == {"drunkard", "theseus"}
+    log = Path(data["matches"][0]["log"])
+    final = runner.invoke(main, ["maze", "show", str(log)])
+    assert final.exit_code == 0 and "@" in final.output and "result: arrived" in final.output
+    first = runner.invoke(main, ["maze", "show", str(log), "--step", "0", "--fog"])
+    assert "step 0 of" in first.output and "?" in first.output
+    forfeit = runner.invoke(main, ["maze", "show", str(tmp_path / "mazes" / "theseus-6-3.jsonl")])
+    assert "valid maze" in forfeit.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["maze", "show", "/nonexistent.jsonl"], "cannot read the log"),
+    (["koth", "maze", "--sizes", "x"], "--sizes: expected comma-separated integers"),
+    (["koth", "maze", "--sizes", "6"], "size 6 is outside 15..50"),
+    (["maze", "check", "{tmp}/short.txt", "--size-range", "2..50"], "maze: only 3 line(s); the horizontal walls line is missing"),
+    (["maze", "check", "{tmp}/short.txt", "--size-range", "9"], "--size-range: expected LOW..HIGH"),
+])
+def test_cli_errors_are_one_line(args, message, tmp_path):
+    (tmp_path / "short.txt").write_text("5\n4 2\n0 2\n")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    done = subprocess.run(["verify", *args], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1

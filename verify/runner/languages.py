@@ -69,11 +69,15 @@ def _system_path() -> list[str]:
 
 
 def find_program(candidates: Sequence[str]) -> str | None:
-    """First candidate on PATH. Version-manager shims (pyenv...) are skipped when a real
-    binary exists, because a shim is a script that cannot work inside the sandbox."""
+    """First candidate found in the system folders of PATH, else anywhere on PATH.
+    Version-manager shims (pyenv...) come last: a shim is a script that cannot work
+    inside the sandbox."""
     path = _system_path()
     real_dirs = [d for d in path if d and "shims" not in Path(d).parts]
-    for dirs in (real_dirs, path):
+    # System folders first: the same interpreter whoever runs verify (and with whatever
+    # version manager), and one that an unprivileged sandbox uid can always execute.
+    system_dirs = [d for d in real_dirs if d in ("/usr/local/bin", "/usr/bin", "/bin")]
+    for dirs in (system_dirs, real_dirs, path):
         for name in candidates:
             found = shutil.which(name, path=os.pathsep.join(dirs))
             if found:

@@ -29,11 +29,16 @@ _OUT_OF_MEMORY = re.compile(
     r"|cannot allocate", re.IGNORECASE)
 
 
+# What a fork that failed at RLIMIT_NPROC looks like in the runtimes' own words.
+_PROCESS_LIMIT = re.compile(r"fork: (retry: )?Resource temporarily unavailable"
+                            r"|(BlockingIOError|OSError): \[Errno 11\]|Cannot fork|fork failed", re.IGNORECASE)
+
+
 @dataclass
 class RunResult:
     exit_code: int | None         # None when killed by a signal
     signal: int | None
-    limit: str | None             # "time" | "memory" | "output" | None: which limit stopped it
+    limit: str | None             # "time" | "memory" | "output" | "processes" | None: the limit it hit
     stopped_early: bool           # the stdout consumer asked to stop
     wall_time: float
     cpu_time: float
@@ -219,7 +224,10 @@ def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
     if limit is None and not stopped_early:
         if cpu > limits.cpu_time or signal_number == signal.SIGXCPU:
             limit = "time"
-        elif peak > limits.memory or ((exit_code or signal_number) and _OUT_OF_MEMORY.search(stderr_text)):
+        elif _PROCESS_LIMIT.search(stderr_text):
+            limit = "processes"
+        elif peak > limits.memory or ((exit_code or signal_number) and (
+                peak >= limits.memory * 0.9 or _OUT_OF_MEMORY.search(stderr_text))):
             limit = "memory"
     return RunResult(exit_code=exit_code, signal=signal_number, limit=limit, stopped_early=stopped_early,
                      wall_time=wall, cpu_time=cpu, peak_memory=peak, stdout_bytes=stdout_bytes,

@@ -168,13 +168,18 @@ class Sandbox:
             if self.uid is not None:
                 # Without a mount namespace the program sees real paths: artefacts
                 # under our (private) home are copied where its uid can read them.
+                from verify.runner.build import cache_root
                 for index, path in enumerate(self.readonly):
-                    if not _is_system_path(path) and path.is_dir() and not _under(path, self.workdir):
+                    if _under(path, cache_root()) and path.is_dir():
                         target = self.temp / f"ro{index}"
                         shutil.copytree(path, target, symlinks=True)
                         os.chmod(self.temp, 0o755)
                         self._path_map[path] = target
                 os.chmod(self.temp, 0o755)
+            private_tmp = self.temp / "tmp"
+            private_tmp.mkdir(mode=0o700)
+            if self.uid is not None:
+                os.chown(private_tmp, self.uid, self.uid)
 
     def path(self, path: Path) -> Path:
         """Where the program sees `path` (the same path under bubblewrap)."""
@@ -254,7 +259,7 @@ class Sandbox:
 
     def environment(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         env = {"PATH": SANDBOX_PATH, "HOME": "/tmp" if bwrap_path() else str(self.visible_workdir),
-               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": "/tmp" if bwrap_path() else str(self.temp)}
+               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": "/tmp" if bwrap_path() else str(self.temp / "tmp")}
         env.update(extra or {})
         return env
 

@@ -1,0 +1,175 @@
+"""Hostile programs (tests/fixtures/hostile/): each gets the right verdict within its
+limit plus a margin, no process of it survives, and no temporary folder is left."""
+import os
+import socket
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from verify.challenges.base import TestCase
+from verify.judging import run_verdict
+from verify.runner import CompileError, Limits, Program, run_program, sandbox
+from verify.verdict import Status, Verdict
+
+HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
+LIMITS = Limits(wall_time=2.0, cpu_time=1.0, memory=256 << 20, output=4 << 20, processes=16)
+MARGIN = 3.0  # seconds beyond the limit that tearing down may take (generous on a busy machine)
+MODES = ["bubblewrap", "rlimits"] if sandbox.bwrap_path() else ["rlimits"]
+
+
+@pytest.fixture(params=MODES)
+def mode(request, monkeypatch, tmp_path):
+    """Run each test with bubblewrap and without it; temp folders go to a folder we can inspect."""
+    if request.param == "rlimits":
+        monkeypatch.setenv("VERIFY_SANDBOX", "none")
+    sandbox.bwrap_path.cache_clear()
+    # (not under tmp_path: pytest makes that 0700, and the program's own uid must get through)
+    temp_root = Path(tempfile.mkdtemp(prefix="verify-tmp-"))
+    os.chmod(temp_root, 0o755)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp_root))
+    yield request.param
+    sandbox.bwrap_path.cache_clear()
+    left = list(temp_root.iterdir())
+    temp_root.rmdir() if not left else None
+    assert left == [], "a temporary folder was left behind"
+
+
+class AcceptAnything:
+    """A judge that accepts whatever is printed, so that only the run decides the verdict."""
+
+    def feed(self, chunk):
+        return None
+
+    def finish(self):
+        return Verdict.accept()
+
+
+def living_processes_mentioning(*markers: str) -> list[str]:
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                if stat.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    continue   # dead already, merely not yet reaped by whoever adopted it
+            with open(f"/proc/{entry.name}/cmdline", "rb") as cmdline:
+                text = cmdline.read().replace(b"\0", b" ").decode("utf-8", "replace")
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if any(marker in text for marker in markers) and str(os.getpid()) != entry.name:
+            found.append(f"{entry.name}: {text}")
+    return found
+
+
+def run_hostile(folder: str, language: str, source: str, *args: str):
+    path = HOSTILE / folder / source
+    result = run_program(Program(language, path), args=args, limits=LIMITS)
+    verdict = run_verdict(result, AcceptAnything(), LIMITS)
+    assert result.wall_time <= LIMITS.wall_time + MARGIN
+    assert living_processes_mentioning(str(HOSTILE / folder), "verify-tmp", "sleep 777", "sleep 3600") == []
+    return result, verdict
+
+
+def test_infinite_loop_is_a_time_limit(mode):
+    result, verdict = run_hostile("infinite_loop", "python", "loop.py")
+    assert verdict.status is Status.TIME_LIMIT and result.limit == "time"
+
+
+def test_sleeper_is_a_wall_time_limit(mode):
+    result, verdict = run_hostile("sleeper", "python", "sleep.py")
+    assert verdict.status is Status.TIME_LIMIT
+    assert "wall time" in verdict.message
+
+
+def test_bash_fork_bomb_is_contained(mode):
+    result, verdict = run_hostile("fork_bomb", "bash", "bomb.sh")
+    assert verdict.status in (Status.RUNTIME_ERROR, Status.TIME_LIMIT, Status.ACCEPTED)
+
+
+def test_python_fork_bomb_hits_the_process_limit(mode):
+    result, verdict = run_hostile("fork_bomb_python", "python", "bomb.py")
+    assert verdict.status is Status.RUNTIME_ERROR
+    assert "process limit (16 processes)" in verdict.message
+
+
+def test_python_memory_hog_is_a_memory_limit(mode):
+    result, verdict = run_hostile("memory_hog", "python", "hog.py")
+    assert verdict.status is Status.MEMORY_LIMIT, verdict
+    assert result.peak_memory <= LIMITS.memory
+
+
+def test_c_memory_hog_is_a_memory_limit(mode):
+    result, verdict = run_hostile("memory_hog_c", "c", "hog.c")
+    assert verdict.status is Status.MEMORY_LIMIT, verdict
+
+
+def test_output_flood_is_an_output_limit(mode):
+    result, verdict = run_hostile("output_flood", "python", "flood.py")
+    assert verdict.status is Status.OUTPUT_LIMIT
+    assert result.stdout is not None and len(result.stdout) == LIMITS.output
+
+
+def test_background_children_do_not_survive(mode):
+    result, verdict = run_hostile("background_child", "bash", "orphan.sh")
+    assert result.stdout == b"parent done\n" and verdict.accepted
+
+
+def test_child_escaping_the_process_group_does_not_survive(mode):
+    result, verdict = run_hostile("escaped_child", "python", "escape.py")
+    assert result.stdout == b"parent done\n" and verdict.accepted
+
+
+def test_signal_death_is_a_runtime_error_with_the_stderr_tail(mode):
+    result, verdict = run_hostile("killed_by_signal", "python", "abort.py")
+    assert verdict.status is Status.RUNTIME_ERROR
+    assert verdict.message == "killed by SIGABRT: giving up"
+    assert "giving up" in verdict.detail
+
+
+def test_segfault_is_a_runtime_error(mode):
+    result, verdict = run_hostile("segfault_c", "c", "crash.c")
+    assert verdict.status is Status.RUNTIME_ERROR and "SIGSEGV" in verdict.message
+    assert result.stdout == b"before the crash\n"
+
+
+def test_binary_output_passes_through_exactly(mode):
+    result, _ = run_hostile("binary_output", "python", "binary.py")
+    assert result.stdout == b"caf\xe9\x00\xff\xfe\n\x00end\n"
+
+
+def test_writes_go_to_a_private_copy_of_the_folder(mode):
+    result, _ = run_hostile("write_own_folder", "python", "write.py")
+    assert result.stdout == b"mine tmp\n"
+    assert not (HOSTILE / "write_own_folder" / "scratch.txt").exists()
+
+
+@pytest.mark.parametrize("folder, language, source", [
+    ("compile_error_c", "c", "broken.c"), ("compile_error_java", "java", "Broken.java")])
+def test_compile_errors(folder, language, source):
+    with pytest.raises(CompileError) as caught:
+        run_program(Program(language, HOSTILE / folder / source), limits=LIMITS)
+    assert "error" in caught.value.log.lower()
+
+
+@pytest.mark.skipif(not sandbox.bwrap_path(), reason="needs bubblewrap")
+def test_files_outside_the_folder_are_invisible(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the answers")
+    os.chmod(tmp_path, 0o755)
+    result = run_program(Program("python", HOSTILE / "read_outside" / "peek.py"),
+                         args=[str(secret), "/etc/shadow", str(Path(__file__))], limits=LIMITS)
+    assert b"READ" not in result.stdout
+    assert result.stdout.count(b"denied") == 3
+
+
+@pytest.mark.skipif(not sandbox.bwrap_path(), reason="needs bubblewrap")
+def test_no_network_even_to_the_host():
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        result = run_program(Program("python", HOSTILE / "network" / "connect.py"),
+                             args=["127.0.0.1", str(port)], limits=LIMITS)
+    assert result.stdout.startswith(b"offline")

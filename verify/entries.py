@@ -1,0 +1,144 @@
+"""Contest entries: a folder with entry.toml and a source file (see docs/entries.md).
+
+``load_entry(path)`` reads and validates entry.toml; every problem is one line
+naming the field (EntryError). The contest's own table (``[desert]``...) is
+handed to ``CHALLENGE.parse_options``.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from verify import challenges
+from verify.challenges.base import Challenge
+from verify.errors import EntryError, VerifyError
+from verify.runner import Program, get_language
+
+ENTRY_FILE = "entry.toml"
+INPUT_MODES = ("stdin", "args")
+_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "name": str, "challenge": str, "language": str, "source": str, "flags": list,
+    "input": str, "author": str, "description": str,
+}
+
+
+@dataclass
+class Entry:
+    name: str
+    folder: Path
+    challenge: Challenge
+    language: str | None
+    source: Path | None
+    flags: tuple[str, ...] = ()
+    input: str = "stdin"
+    author: str = ""
+    description: str = ""
+    options: Any = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def label(self) -> str:
+        """How reports name the entry: challenge/folder."""
+        return f"{self.challenge.name}/{self.folder.name}"
+
+    @property
+    def program(self) -> Program | None:
+        if self.language is None or self.source is None:
+            return None
+        return Program(self.language, self.source, self.flags, self.folder)
+
+
+def entry_label(path: Path) -> str:
+    path = Path(path)
+    folder = path.parent if path.name == ENTRY_FILE else path
+    return f"{folder.parent.name}/{folder.name}" if folder.parent.name else folder.name
+
+
+def load_entry(path: Path | str) -> Entry:
+    """Load ``path`` (an entry folder, or its entry.toml)."""
+    path = Path(path)
+    folder = (path.parent if path.name == ENTRY_FILE else path).absolute()
+    label = entry_label(folder)
+    toml_path = folder / ENTRY_FILE
+    if not folder.is_dir():
+        raise EntryError(label, None, "no such entry folder")
+    if not toml_path.is_file():
+        raise EntryError(label, None, f"no {ENTRY_FILE} in the folder")
+    try:
+        with toml_path.open("rb") as toml_file:
+            data = tomllib.load(toml_file)
+    except tomllib.TOMLDecodeError as error:
+        raise EntryError(label, None, f"{ENTRY_FILE} is not valid TOML: {error}") from None
+    except UnicodeDecodeError:
+        raise EntryError(label, None, f"{ENTRY_FILE} is not UTF-8") from None
+
+    challenge_name = data.get("challenge")
+    if challenge_name is None:
+        raise EntryError(label, "challenge", f"missing (one of: {', '.join(challenges.names())})")
+    if not isinstance(challenge_name, str):
+        raise EntryError(label, "challenge", f"expected a string, not {_type_name(challenge_name)}")
+    if challenge_name not in challenges.names():
+        raise EntryError(label, "challenge",
+                         f"unknown challenge {challenge_name!r} (known: {', '.join(challenges.names())})")
+    challenge = challenges.get(challenge_name)
+
+    for key, value in data.items():
+        if key == challenge_name:
+            if not isinstance(value, dict):
+                raise EntryError(label, key, f"expected a table [{key}], not {_type_name(value)}")
+            continue
+        if key not in _FIELDS:
+            raise EntryError(label, key, f"unknown field (known: {', '.join([*_FIELDS, challenge_name])})")
+        if not isinstance(value, _FIELDS[key]):
+            raise EntryError(label, key, f"expected {_FIELDS[key].__name__}, not {_type_name(value)}")
+
+    name = data.get("name", folder.name)
+    if not name.strip():
+        raise EntryError(label, "name", "empty")
+    flags = data.get("flags", [])
+    for flag in flags:
+        if not isinstance(flag, str):
+            raise EntryError(label, "flags", f"expected a list of strings, found {_type_name(flag)}")
+    input_mode = data.get("input", "stdin")
+    if input_mode not in INPUT_MODES:
+        raise EntryError(label, "input", f"expected \"stdin\" or \"args\", not {input_mode!r}")
+
+    language, source = data.get("language"), data.get("source")
+    if (language is None) != (source is None):
+        missing = "source" if source is None else "language"
+        raise EntryError(label, missing, "missing (language and source go together)")
+    source_path = None
+    if language is not None:
+        try:
+            get_language(language)
+        except VerifyError as error:
+            raise EntryError(label, "language", str(error)) from None
+        source_path = (folder / source).absolute()
+        if not source_path.resolve().is_relative_to(folder.resolve()):
+            raise EntryError(label, "source", f"{source!r} is outside the entry folder")
+        if not source_path.is_file():
+            raise EntryError(label, "source", f"no such file {source!r}")
+    elif challenge.scoring == "bytes":
+        raise EntryError(label, "language", "missing (a code-golf entry needs language and source)")
+
+    section = data.get(challenge_name, {})
+    options = challenge.parse_options(label, section, folder)
+    return Entry(name=name, folder=folder, challenge=challenge, language=language, source=source_path,
+                 flags=tuple(flags), input=input_mode, author=data.get("author", ""),
+                 description=data.get("description", ""), options=options, raw=data)
+
+
+def find_entries(root: Path, challenge: str | None = None) -> list[Path]:
+    """Entry folders under ``root`` (submissions/), optionally of one challenge, sorted."""
+    root = Path(root)
+    if not root.is_dir():
+        raise VerifyError(f"no submissions folder {str(root)!r}")
+    pattern = f"{challenge}/*/{ENTRY_FILE}" if challenge else f"*/*/{ENTRY_FILE}"
+    return sorted(p.parent for p in root.glob(pattern))
+
+
+def _type_name(value: Any) -> str:
+    return {str: "a string", int: "an integer", float: "a number", bool: "a boolean",
+            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)

@@ -1,0 +1,344 @@
+"""The fast path of desert judging: a compiled loop replays the bulk of the turns.
+
+:class:`FastTranscript` is the core's :class:`Transcript` with one change: where the
+exact path tokenises a stretch of moves and plays it through :meth:`Crossing.play`, it
+first lets the kernel (:mod:`kernel_jit`) replay that stretch straight from the bytes,
+into the same :class:`Crossing` (the kernel works on numpy views of its water and visited
+bytearrays and writes its scalars back). The kernel stops before any token it does not
+play as an ordinary turn (illegal, dying, winning, unusual); the exact path then reads
+from there, for one line at most, and hands back. So every verdict and message comes
+from the exact engine, on either path.
+
+Route identity. The exact path names a route by BLAKE2b over its turns; that cannot run
+at the kernel's speed, so a :class:`FastTranscript` names every route (whichever path
+played its turns) by two independent 64-bit rolling hashes of its turn codes (xor-multiply-
+shift and add-multiply-shift with different odd multipliers): 128 bits, the same value
+whichever path or chunking played the turns. A repeated death always gives the same
+value, so it is never missed; two different routes collide with probability about 2^-128
+per pair (for output not crafted against these constants, and a collision could only
+reject an honest entry, never let a repeat through).
+
+Loading. numba takes ~1.5 s to import and to load even cached machine code, more than a
+whole run of a fast entry. So the loop is compiled once, ahead of time, into a small
+extension module kept next to this file in ``__pycache__`` (or in ``~/.cache/verify``),
+which imports in a millisecond without numba; when that cannot be built, numba's
+just-in-time compiler is used (``cache=True``), and without numba the exact path alone.
+Nothing is imported before a desert output is judged: ``verify --help`` stays fast.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from verify.challenges.desert.engine import DIRECTIONS, FILL, Outcome, Turn
+from verify.challenges.desert.kernel_tables import (
+    KIND_CODES, P_END, P_HEIGHT, P_ROUTE_SQUARES, P_START, P_WIDTH, CompiledNotation, compile_notation,
+)
+from verify.challenges.desert.map import DesertMap
+from verify.challenges.desert.notation import STANDARD, Notation
+from verify.challenges.desert.transcript import _MAP_ROW_BYTES, LONG_LINE, ROW_SLACK, Transcript, Unreadable
+
+MASK = (1 << 64) - 1
+MIX1 = 0x9E3779B97F4A7C15
+MIX2 = 0xC2B2AE3D27D4EB4F
+
+# state slots and stop reasons: as in kernel_jit (which must not be imported eagerly)
+S_POSITION, S_CARRIED, S_TURNS, S_DRAWN, S_STOP, S_REASON = range(6)
+STATE_COUNT = 6
+R_CHUNK_END, R_NOT_A_TOKEN, R_OFF_GRID, R_ILLEGAL, R_DEATH, R_WIN = range(6)
+REASONS = ("chunk end", "not a token", "off grid", "illegal", "death", "win")
+
+ENVIRONMENT_SWITCH = "VERIFY_DESERT_KERNEL"   # "0": exact path only; "jit": skip the ahead-of-time module
+
+
+# ---------------------------------------------------------------- loading the compiled loop
+
+def _cache_directories() -> list[Path]:
+    home = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "verify"
+    return [Path(__file__).with_name("__pycache__"), home]
+
+
+def _module_name() -> str:
+    source = (Path(__file__).with_name("kernel_jit.py")).read_bytes()
+    key = hashlib.sha256(source + sys.version.encode()).hexdigest()[:16]
+    return f"desert_kernel_{key}"
+
+
+def _import_extension(path: Path, name: str) -> Any:
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    loader.exec_module(module)
+    return module
+
+
+def _ahead_of_time() -> Callable | None:
+    """The extension module's ``replay``: imported if built, else built (once) and imported."""
+    name = _module_name()
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for directory in _cache_directories():
+        path = directory / (name + suffix)
+        if path.exists():
+            try:
+                return _import_extension(path, name).replay
+            except ImportError:
+                continue
+    for directory in _cache_directories():
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=directory) as scratch:
+                from verify.challenges.desert import kernel_jit
+                kernel_jit.build_ahead_of_time(name, scratch)
+                built = next(Path(scratch).glob(name + "*"))
+                target = directory / (name + suffix)
+                os.replace(built, target)     # atomic: concurrent builders agree
+            return _import_extension(target, name).replay
+        except Exception:   # no compiler, read-only folder...: try the next place, then the JIT
+            continue
+    return None
+
+
+@cache
+def compiled_replay() -> Callable | None:
+    """The compiled loop, or None when there is none (the exact path judges alone)."""
+    mode = os.environ.get(ENVIRONMENT_SWITCH, "")
+    if mode == "0":
+        return None
+    if mode != "jit":
+        replay = _ahead_of_time()
+        if replay is not None:
+            return replay
+    try:
+        from verify.challenges.desert import kernel_jit
+        return kernel_jit.jit()
+    except Exception:
+        return None
+
+
+# ---------------------------------------------------------------- route identity
+
+def turn_code(turn: Turn, squares_only: bool = False) -> int:
+    """The number a turn adds to its route (as the kernel codes it): +0 and -0 are "no action"."""
+    direction, action, amount = turn
+    code = (DIRECTIONS.index(direction) + 1) * 64
+    if squares_only or (amount == 0 and action != FILL):
+        return code
+    return code + KIND_CODES[action] * 16 + amount
+
+
+def fold(route: tuple[int, int], code: int) -> tuple[int, int]:
+    """The route's two hashes after one more turn code: the kernel's step, in Python."""
+    h1, h2 = route
+    h1 = ((h1 ^ code) * MIX1) & MASK
+    h1 ^= h1 >> 29
+    h2 = ((h2 + code) * MIX2) & MASK
+    h2 ^= h2 >> 31
+    return h1, h2
+
+
+class RollingRoute:
+    """Stands where the exact path keeps a BLAKE2b object: ``update(codes)``, ``digest()``.
+
+    ``codes`` are 2-byte little-endian turn codes (see :class:`TurnCodes`).
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = (0, 0)
+
+    def update(self, codes: bytes) -> None:
+        value = self.value
+        for index in range(0, len(codes), 2):
+            value = fold(value, codes[index] | codes[index + 1] << 8)
+        self.value = value
+
+    def digest(self) -> bytes:
+        h1, h2 = self.value
+        return h1.to_bytes(8, "little") + h2.to_bytes(8, "little")
+
+
+class TurnCodes(dict):
+    """Turn -> its 2-byte code, in place of the exact path's route codes."""
+
+    def __init__(self, squares: bool):
+        super().__init__()
+        self.squares = squares
+
+    def __missing__(self, turn: Turn) -> bytes:
+        code = turn_code(turn, self.squares).to_bytes(2, "little")
+        self[turn] = code
+        return code
+
+
+# ---------------------------------------------------------------- the transcript with a kernel
+
+class FastTranscript(Transcript):
+    """A :class:`Transcript` whose moves are replayed by the kernel wherever it can."""
+
+    def __init__(self, desert: DesertMap, notation: Notation, compiled: CompiledNotation,
+                 replay: Callable, order: str = "moves-first", deaths: str = "turns"):
+        super().__init__(desert, notation, order, deaths)
+        squares = deaths == "squares"
+        self._route_code = TurnCodes(squares)
+        self._route = RollingRoute()
+        self._replay = replay
+        self._tables = compiled.tables
+        params = compiled.params.copy()
+        params[P_ROUTE_SQUARES] = int(squares)
+        params[P_WIDTH], params[P_HEIGHT] = desert.width, desert.height
+        params[P_START] = desert.start[0] * desert.width + desert.start[1]
+        params[P_END] = desert.end[0] * desert.width + desert.end[1]
+        self._params = params
+        self._state = np.zeros(STATE_COUNT, dtype=np.int64)
+        self._digest = np.zeros(2, dtype=np.uint64)
+        self._views: tuple[Any, np.ndarray, np.ndarray] | None = None
+        self._separators = frozenset(notation.separator_bytes)
+        self.kernel_turns = 0       # turns the kernel played (a statistic)
+        self.stops = [0] * len(REASONS)
+
+    def _new_attempt(self) -> None:
+        super()._new_attempt()
+        self._route = RollingRoute()
+
+    def _read(self, final: bool) -> None:
+        """The exact path's reading loop, with one change: in the moves of a live attempt the
+        kernel reads first, up to the first byte it does not play (a map row start among
+        them), and a stretch left to the exact path is one line (the exact path looks for
+        the next map row with a regex over the whole chunk: slower than the replay itself)."""
+        data = self._pending
+        pos, end = 0, len(data)
+        buffer = np.frombuffer(data, dtype=np.uint8)
+        try:
+            while pos < end:
+                if self._column == 0 and data[pos] in _MAP_ROW_BYTES:
+                    newline = data.find(b"\n", pos)
+                    if newline < 0:
+                        if not final and end - pos <= self.map.width + ROW_SLACK:
+                            break
+                        stop = min(end, pos + self.map.width + ROW_SLACK + 1)
+                        self._map_row(data[pos:stop], complete=newline >= 0 or final and stop == end)
+                        pos = end
+                        continue
+                    self._map_row(data[pos:newline], complete=True)
+                    pos = newline + 1
+                    self._line += 1
+                    continue
+                if self._block:
+                    raise Unreadable(self._line, self._column + 1,
+                                     f"the map block of line {self._block_line} has {len(self._block)} rows, "
+                                     f"expected {self.map.height}")
+                game = self._game
+                if game is not None and game.outcome is Outcome.ALIVE and not self._prefix_allowed:
+                    reason, read = self._kernel(game, buffer, pos, end, final)
+                    if read > pos:
+                        self._advance(data, pos, read)
+                        pos = read
+                        if reason == R_CHUNK_END and pos < end:
+                            break               # a cut token: wait for the rest
+                        continue
+                newline = data.find(b"\n", pos)
+                if newline >= 0:
+                    stop, complete = newline + 1, True
+                else:
+                    stop, complete = end, final
+                    if not final and end - pos < LONG_LINE:
+                        break
+                read = self._moves(data, pos, stop, complete)
+                self._advance(data, pos, read)
+                pos = read
+                if read < stop:
+                    break
+        finally:
+            self._pending = data[pos:]
+
+    def _moves(self, data: bytes, start: int, stop: int, complete: bool) -> int:
+        separators = self._separators
+        pos = start
+        while pos < stop and data[pos] in separators:
+            pos += 1
+        if pos == stop:
+            return stop
+        game = self._attempt_for_moves(data, start, pos)
+        if self._prefix_allowed:        # as the exact path reads an attempt's prefix
+            prefix = self.notation.prefix_bytes
+            if prefix:
+                available = data[pos:min(stop, pos + len(prefix))]
+                if available == prefix:
+                    pos += len(prefix)
+                elif prefix.startswith(available) and not complete:
+                    return start
+            self._prefix_allowed = False
+        buffer = np.frombuffer(data, dtype=np.uint8)
+        saved = (self._line, self._column)
+        cursor = start
+        try:
+            while pos < stop:
+                if game.outcome is not Outcome.ALIVE:
+                    break
+                reason, pos = self._kernel(game, buffer, pos, stop, complete)
+                if pos >= stop or reason == R_CHUNK_END:
+                    return pos
+                # the exact path reads the refused token, up to the end of its line
+                self._advance(data, cursor, pos)
+                cursor = pos
+                line_end = data.find(b"\n", pos, stop)
+                limit, whole = (line_end + 1, True) if line_end >= 0 else (stop, complete)
+                read = super()._moves(data[pos:limit], 0, limit - pos, whole)
+                self._advance(data, cursor, pos + read)
+                cursor = pos = pos + read
+                if pos < limit:
+                    return pos
+            if pos < stop:
+                self._advance(data, cursor, pos)
+                cursor = pos
+                pos += super()._moves(data[pos:stop], 0, stop - pos, complete)
+            return pos
+        finally:
+            self._line, self._column = saved
+
+    def _kernel(self, game, buffer: np.ndarray, pos: int, stop: int, complete: bool) -> tuple[int, int]:
+        views = self._views
+        if views is None or views[0] is not game:
+            views = self._views = (game, np.frombuffer(game.water, dtype=np.uint8),
+                                   np.frombuffer(game.visited, dtype=np.uint8))
+        state, digest = self._state, self._digest
+        state[S_POSITION] = game.row * self.map.width + game.col
+        state[S_CARRIED] = game.carried
+        state[S_TURNS] = game.turns
+        state[S_DRAWN] = game.drawn
+        digest[0], digest[1] = self._route.value
+        reason = int(self._replay(buffer, pos, stop, complete, self._tables, self._params,
+                                  views[1], views[2], state, digest))
+        played = int(state[S_TURNS]) - game.turns
+        if played:
+            game.row, game.col = divmod(int(state[S_POSITION]), self.map.width)
+            game.carried = int(state[S_CARRIED])
+            game.turns += played
+            game.consumed += played
+            game.drawn = int(state[S_DRAWN])
+            self._route.value = (int(digest[0]), int(digest[1]))
+            self.kernel_turns += played
+        self.stops[reason] += 1
+        return reason, int(state[S_STOP])
+
+
+def make_transcript(desert: DesertMap, notation: Notation = STANDARD, order: str = "moves-first",
+                    deaths: str = "turns", fast: bool = True) -> Transcript:
+    """A :class:`FastTranscript` when ``fast`` and the kernel can read ``notation``, else the exact one."""
+    if fast:
+        compiled = compile_notation(notation)
+        if compiled is not None:
+            replay = compiled_replay()
+            if replay is not None:
+                return FastTranscript(desert, notation, compiled, replay, order, deaths)
+    return Transcript(desert, notation, order, deaths)

@@ -1,0 +1,244 @@
+"""The compiled replay loop (numba). Imported only by :mod:`kernel`, lazily: numba is slow to import.
+
+One pass over raw output bytes that tokenises AND replays ordinary turns. It plays a turn
+only when the turn is legal and leaves the traveller alive and off E; anything else (an
+illegal turn, a death, a win, a byte that starts no token, a token of an unusual shape such
+as several digits) stops it *before* that token, and the exact engine reads and plays the
+token and words the verdict. A token cut by the end of the bytes given is not consumed
+either (unless ``final``): the caller hands those few bytes back with the next chunk.
+
+All state lives in small arrays owned by the caller, so the loop resumes where it stopped.
+Keep the constants below in step with ``kernel_tables`` and ``kernel`` (which must not
+import this module eagerly).
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+# rows of the byte tables
+T_DIRECTION = 0     # 1 + direction index (U D L R), 0: not a direction
+T_SIGN = 1          # action kind of a sign that ONE digit follows (1 pick, 2 drop), else 0
+T_MODIFIER = 2      # action kind of a one-byte modifier (1 pick, 2 drop, 3 fill), else 0
+T_MOD_AMOUNT = 3    # its amount
+T_SKIP = 4          # 1: a separator, skipped between tokens
+
+# params
+P_DEFAULT_KIND = 0      # action kind of a bare direction (0: a bare direction is not a token)
+P_DEFAULT_AMOUNT = 1
+P_ROUTE_SQUARES = 2     # 1: a route is the squares visited only (the directions)
+P_WIDTH = 3
+P_HEIGHT = 4
+P_START = 5             # flat index of S
+P_END = 6               # flat index of E
+
+# state
+S_POSITION = 0      # flat index of the traveller
+S_CARRIED = 1
+S_TURNS = 2         # turns played in this attempt
+S_DRAWN = 3         # net units taken from S (the engine's ``drawn``)
+S_STOP = 4          # offset of the first byte not consumed
+S_REASON = 5        # why it stopped (R_*)
+
+R_CHUNK_END = 0     # ran out of bytes (a cut token may be left)
+R_NOT_A_TOKEN = 1   # a byte that starts no token here, or an unusual token shape
+R_OFF_GRID = 2
+R_ILLEGAL = 3       # breaks a water rule: the exact engine says which
+R_DEATH = 4
+R_WIN = 5
+
+# direction index -> (row delta, column delta), in the order U D L R
+DIRECTION_ROWS = np.array([-1, 1, 0, 0], dtype=np.int64)
+DIRECTION_COLS = np.array([0, 0, -1, 1], dtype=np.int64)
+
+MIX1 = np.uint64(0x9E3779B97F4A7C15)
+MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)
+SHIFT1 = np.uint64(29)
+SHIFT2 = np.uint64(31)
+ONE = np.uint64(1)
+TWO = np.uint64(2)
+THREE = np.uint64(3)
+
+SIGNATURE = "i8(u1[::1], i8, i8, b1, i8[:,::1], i8[::1], u1[::1], u1[::1], i8[::1], u8[::1])"
+
+
+def replay(buf, start, end, final, tables, params, water, visited, state, digest):  # noqa: C901
+    """Replay ordinary turns from ``buf[start:end]``; return the stop reason (also in ``state``).
+
+    ``final``: nothing follows ``end`` (a token cut there is complete as it stands).
+    ``water`` and ``visited`` are the engine's own flat bytearrays (numpy views);
+    ``digest`` the two rolling hashes of the attempt's route so far.
+    """
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    start_square = params[P_START]
+    end_square = params[P_END]
+    default_kind = params[P_DEFAULT_KIND]
+    default_amount = params[P_DEFAULT_AMOUNT]
+    action_mask = 0 if params[P_ROUTE_SQUARES] != 0 else 255
+    direction_of = tables[T_DIRECTION]
+    sign_of = tables[T_SIGN]
+    modifier_of = tables[T_MODIFIER]
+    modifier_amount = tables[T_MOD_AMOUNT]
+    skip = tables[T_SKIP]
+
+    position = state[S_POSITION]
+    row = position // width
+    col = position - row * width
+    carried = state[S_CARRIED]
+    drawn = state[S_DRAWN]
+    turns = state[S_TURNS]
+    h1 = digest[0]
+    h2 = digest[1]
+    reason = R_CHUNK_END
+    i = start
+    while True:
+        while i < end and skip[buf[np.uint64(i)]] != 0:
+            i += 1
+        if i >= end:
+            break
+        # fast path: "D+0" and a separator after it, all inside the bytes: one branch
+        fast = False
+        if i + 4 <= end:
+            at = np.uint64(i)          # unsigned indices: no negative-index wraparound code
+            direction = direction_of[buf[at]] - 1
+            kind = sign_of[buf[at + ONE]]
+            amount = np.int64(buf[at + TWO]) - 48
+            if (direction >= 0) & (kind != 0) & (amount >= 0) & (amount <= 9) & (skip[buf[at + THREE]] != 0):
+                fast = True
+                j = i + 4
+        if not fast:
+            direction = direction_of[buf[i]] - 1
+            if direction < 0:
+                reason = R_NOT_A_TOKEN
+                break
+            j = i + 1
+            if j >= end and not final:
+                break                   # cut token: wait for the bytes after it
+            if j < end and sign_of[buf[j]] != 0:
+                kind = sign_of[buf[j]]
+                j += 1
+                if j >= end:
+                    if final:
+                        reason = R_NOT_A_TOKEN
+                    break
+                amount = np.int64(buf[j]) - 48
+                if amount < 0 or amount > 9:
+                    reason = R_NOT_A_TOKEN
+                    break
+                j += 1
+                if j >= end and not final:
+                    break               # more digits may follow
+                if j < end and buf[j] >= 48 and buf[j] <= 57:
+                    reason = R_NOT_A_TOKEN  # several digits: the exact parser reads them
+                    break
+            elif j < end and modifier_of[buf[j]] != 0:
+                kind = modifier_of[buf[j]]
+                amount = modifier_amount[buf[j]]
+                j += 1
+            elif default_kind != 0:
+                kind = default_kind
+                amount = default_amount
+            else:
+                reason = R_NOT_A_TOKEN
+                break
+
+        # the turn, in the engine's order: move, drink, water action
+        new_row = row + DIRECTION_ROWS[np.uint64(direction)]
+        new_col = col + DIRECTION_COLS[np.uint64(direction)]
+        if new_row < 0 or new_row >= height or new_col < 0 or new_col >= width:
+            reason = R_OFF_GRID
+            break
+        square = new_row * width + new_col
+        if square == end_square:
+            reason = R_WIN
+            break
+        left = carried - 1
+        square_at = np.uint64(square)
+        tile = np.int64(water[square_at])
+        if square == start_square:      # the well: infinite, dropping there is allowed
+            if kind == 1:
+                if left + amount > 5:
+                    reason = R_ILLEGAL
+                    break
+                from_well = amount
+            elif kind == 2:
+                if amount > left:
+                    reason = R_ILLEGAL
+                    break
+                from_well = -amount
+            else:
+                from_well = 5 - left
+            if left + from_well == 0:
+                reason = R_DEATH
+                break
+            left += from_well
+            drawn += from_well
+        elif kind == 1:
+            if amount > tile or left + amount > 5:
+                reason = R_ILLEGAL
+                break
+            if left + amount == 0:
+                reason = R_DEATH
+                break
+            water[square_at] = tile - amount
+            left += amount
+        elif kind == 2:
+            if amount > left or tile + amount > 9:
+                reason = R_ILLEGAL
+                break
+            if left == amount:
+                reason = R_DEATH
+                break
+            water[square_at] = tile + amount
+            left -= amount
+        else:
+            taken = min(5 - left, tile)
+            if left + taken == 0:
+                reason = R_DEATH
+                break
+            water[square_at] = tile - taken
+            left += taken
+        visited[square_at] = 1
+        row = new_row
+        col = new_col
+        carried = left
+        turns += 1
+        # route identity: +0 and -0 are both "no action"; fill stays fill (as the exact path)
+        action = kind * 16 + amount
+        if amount == 0 and kind != 3:
+            action = 0
+        code = np.uint64((direction + 1) * 64 + (action & action_mask))
+        h1 = (h1 ^ code) * MIX1
+        h1 ^= h1 >> SHIFT1
+        h2 = (h2 + code) * MIX2
+        h2 ^= h2 >> SHIFT2
+        i = j
+
+    state[S_POSITION] = row * width + col
+    state[S_CARRIED] = carried
+    state[S_TURNS] = turns
+    state[S_DRAWN] = drawn
+    state[S_STOP] = i
+    state[S_REASON] = reason
+    digest[0] = h1
+    digest[1] = h2
+    return reason
+
+
+def jit():
+    """``replay`` compiled just in time (cached in __pycache__)."""
+    return nb.njit(SIGNATURE, cache=True, nogil=True, boundscheck=False)(replay)
+
+
+def build_ahead_of_time(name: str, directory: str) -> None:
+    """``replay`` compiled into an extension module ``name`` in ``directory`` (imports without numba)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from numba.pycc import CC
+        module = CC(name)
+        module.output_dir = directory
+        module.verbose = False
+        module.export("replay", SIGNATURE)(replay)
+        module.compile()

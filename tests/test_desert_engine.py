@@ -198,6 +198,7 @@ def test_accepted_turns_keep_the_invariants_and_conserve_water(desert, attempts)
             assert game.carried == 0 and game.position != desert.end
         rendered = game.render()
         assert len(rendered) == (desert.width + 1) * desert.height
+        assert game.render_bytes() == rendered.encode()
 
 
 @settings(deadline=None, max_examples=100)

@@ -306,8 +306,8 @@ class Tokenizer:
             return self.token_re.findall(text, pos, endpos)
         return self.token_re.findall(text, pos, endpos, timeout=self._timeout)
 
-    def skip_separators(self, text: bytes, pos: int) -> int:
-        end = len(text)
+    def skip_separators(self, text: bytes, pos: int, end: int | None = None) -> int:
+        end = len(text) if end is None else end
         seps = self.separators
         while pos < end and text[pos] in seps:
             pos += 1

@@ -145,3 +145,10 @@ def test_text_round_trip_or_unreachable(maze):
     else:
         assert parse_maze(maze.to_text(), ANY_SIZE) == maze
         assert len(path) - 1 >= maze.manhattan
+
+
+def test_the_bundled_spec_examples_are_the_spec_texts():
+    from pathlib import Path
+    folder = Path(__file__).resolve().parent.parent / "testcases" / "maze"
+    assert (folder / "spec-5x5.txt").read_text() == SPEC_5X5
+    assert (folder / "spec-3x3.txt").read_text() == SPEC_3X3

@@ -43,6 +43,75 @@ def koth() -> None:
     """Run a King-of-the-Hill tournament."""
 
 
+# -- generic commands: check, rank, langs (the work is in verify.commands) ----------------
+
+def _limit_options(function):
+    options = [
+        click.option("--time", "wall_time", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
+                     help="Wall-time limit per run, seconds."),
+        click.option("--cpu", "cpu_time", type=click.FloatRange(min=0.01), default=None,
+                     help="CPU-time limit per run, seconds (default: the wall-time limit)."),
+        click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=1024, show_default=True,
+                     help="Memory limit per run, MiB."),
+        click.option("--output", "output_mb", type=click.IntRange(min=1), default=1024, show_default=True,
+                     help="Stdout limit per run, MiB."),
+        click.option("--processes", type=click.IntRange(min=1), default=64, show_default=True,
+                     help="Process limit per run."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+@main.command()
+@click.argument("entries", nargs=-1, required=True, type=click.Path(path_type=__import__("pathlib").Path))
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Runs at the same time (default: the number of cores).")
+@click.option("--format", "output_format", type=click.Choice(["table", "json", "junit", "markdown"]),
+              default="table", show_default=True)
+@click.option("--testcases", type=click.Path(file_okay=False, path_type=__import__("pathlib").Path),
+              default=None, help="Folder of test cases (default: testcases/<challenge>).")
+@_limit_options
+def check(entries, jobs, output_format, testcases, **limits) -> None:
+    """Run each ENTRY (an entry folder) on its contest's test cases and its own demo.
+
+    Exit code 0 when every case of every entry is accepted, 1 otherwise."""
+    from verify import commands
+    sys.exit(commands.check(entries, jobs=jobs, fmt=output_format, testcases=testcases,
+                            limits=commands.make_limits(**limits)))
+
+
+@main.command()
+@click.argument("challenge", required=False)
+@click.option("--submissions", type=click.Path(file_okay=False, path_type=__import__("pathlib").Path),
+              default="submissions", show_default=True, help="Folder holding <challenge>/<entry>/.")
+@click.option("--testcases", type=click.Path(file_okay=False, path_type=__import__("pathlib").Path),
+              default=None, help="Folder of test cases (default: testcases/<challenge>).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None)
+@click.option("--format", "output_format", type=click.Choice(["table", "json", "markdown"]),
+              default="table", show_default=True)
+@click.option("--fresh", is_flag=True, help="Re-run every check (ignore cached results).")
+@_limit_options
+def rank(challenge, submissions, testcases, jobs, output_format, fresh, **limits) -> None:
+    """Leaderboard of the code-golf entries under --submissions (of CHALLENGE, or all).
+
+    Score: source bytes plus interpreter-flag penalties (docs/entries.md). Only entries
+    passing every case are ranked; the others are listed with the reason."""
+    from verify import commands
+    commands.rank(challenge, submissions=submissions, testcases=testcases, jobs=jobs, fmt=output_format,
+                  fresh=fresh, limits=commands.make_limits(**limits))
+
+
+@main.command()
+@click.argument("languages", nargs=-1)
+@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+def langs(languages, output_format) -> None:
+    """List the languages, found or missing, with their versions, after a self-test."""
+    from verify import commands
+    sys.exit(commands.langs(list(languages), fmt=output_format))
+
+
 def _attach_challenge_commands() -> None:
     for name in challenges.names():
         try:

@@ -14,7 +14,7 @@ from verify.errors import VerifyError
 
 TABLE_PATH = Path(__file__).with_name("languages.toml")
 _KNOWN_FIELDS = {"name", "extensions", "interpreter", "compiler", "compile", "source_name", "run",
-                 "version", "version_stdin", "memory", "extra_binds", "env", "selftest"}
+                 "version", "version_stdin", "memory", "memory_extra", "extra_binds", "env", "selftest"}
 
 
 class MissingInterpreter(VerifyError):
@@ -35,6 +35,7 @@ class Language:
     source_name: str = "{name}"
     version_stdin: str = ""
     memory: str = "data"
+    memory_extra: int = 0
     extra_binds: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
 
@@ -110,7 +111,7 @@ def _language(key: str, table: dict[str, Any]) -> Language:
     tuples = {f: _as_tuple(table[f], key, f) for f in
               ("extensions", "interpreter", "compiler", "compile", "run", "version", "extra_binds")
               if f in table}
-    scalars = {f: table[f] for f in ("name", "source_name", "version_stdin", "memory", "selftest")
+    scalars = {f: table[f] for f in ("name", "source_name", "version_stdin", "memory", "memory_extra", "selftest")
                if f in table}
     if scalars.get("memory", "data") not in ("data", "as"):
         raise VerifyError(f"{TABLE_PATH.name}: [{key}] memory: expected \"data\" or \"as\"")

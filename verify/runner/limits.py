@@ -32,14 +32,14 @@ FILE_SIZE_LIMIT = 256 << 20
 OPEN_FILES_LIMIT = 1024
 
 
-def prlimit_argv(limits: Limits, memory_kind: str, processes: int | None) -> list[str]:
+def prlimit_argv(limits: Limits, memory_kind: str, processes: int | None, memory_extra: int = 0) -> list[str]:
     """The `prlimit` prefix applying the rlimits (used instead of preexec_fn, which is
     unsafe when threads are running: `verify check -j` drives runs from threads)."""
     cpu_soft = max(1, math.ceil(limits.cpu_time))
     memory_flag = "--data" if memory_kind == "data" else "--as"
     argv = ["prlimit",
             f"--cpu={cpu_soft}:{cpu_soft + 1}",
-            f"{memory_flag}={limits.memory}",
+            f"{memory_flag}={limits.memory + memory_extra}",
             f"--fsize={FILE_SIZE_LIMIT}",
             f"--nofile={OPEN_FILES_LIMIT}",
             "--core=0"]

@@ -69,14 +69,15 @@ def run_program(program: Program, *, stdin: bytes = b"", args: Sequence[str] = (
     prepared = prepare(program)
     return execute(prepared, workdir=program.folder, readonly=prepared.readonly, limits=limits,
                    stdin=stdin, args=args, on_stdout=on_stdout,
-                   memory_kind=prepared.language.memory, env=dict(prepared.language.env))
+                   memory_kind=prepared.language.memory, env=dict(prepared.language.env),
+                   memory_extra=prepared.language.memory_extra)
 
 
 def execute(command, *, workdir: Path, readonly: Sequence[Path] = (), limits: Limits,
             stdin: bytes = b"", args: Sequence[str] = (),
             on_stdout: Callable[[bytes], bool | None] | None = None,
             memory_kind: str = "data", env: dict[str, str] | None = None,
-            copy_workdir: bool = True, own_uid: bool = True) -> RunResult:
+            copy_workdir: bool = True, own_uid: bool = True, memory_extra: int = 0) -> RunResult:
     """Run `command` (a Prepared, or a plain argv) in a fresh Sandbox and wait for it."""
     with Sandbox(Path(workdir), readonly=list(readonly), copy_workdir=copy_workdir) as sandbox:
         if not own_uid:
@@ -87,7 +88,7 @@ def execute(command, *, workdir: Path, readonly: Sequence[Path] = (), limits: Li
             processes = limits.processes + 1     # + verify-init, which runs under that uid too
         elif not running_as_root():
             processes = _processes_of_current_user() + limits.processes
-        full = sandbox.wrap(argv, prlimit_argv(limits, memory_kind, processes))
+        full = sandbox.wrap(argv, prlimit_argv(limits, memory_kind, processes, memory_extra))
         return _drive(full, sandbox, limits, stdin, on_stdout, env)
 
 

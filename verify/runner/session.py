@@ -50,7 +50,8 @@ class Session:
             argv = prepared.argv(self.args, self.limits, self._sandbox.path)
             processes = self.limits.processes + 1 if self._sandbox.uid is not None else (
                 None if running_as_root() else _processes_of_current_user() + self.limits.processes)
-            full = self._sandbox.wrap(argv, prlimit_argv(self.limits, prepared.language.memory, processes))
+            full = self._sandbox.wrap(argv, prlimit_argv(self.limits, prepared.language.memory, processes,
+                                                          prepared.language.memory_extra))
             self._process = subprocess.Popen(
                 full, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=str(self._sandbox.visible_workdir), env=self._sandbox.environment(dict(prepared.language.env)),

@@ -1,0 +1,129 @@
+"""Reports of checks and leaderboards: table, JSON, JUnit XML, Markdown. No judging here."""
+from __future__ import annotations
+
+import json
+from typing import Sequence
+from xml.etree import ElementTree
+
+from tabulate import tabulate
+
+from verify.checking import EntryCheck
+from verify.judging import CaseResult
+from verify.scoring import Standing
+
+FORMATS = ("table", "json", "junit", "markdown")
+DETAIL_WIDTH = 90
+
+
+def size(count: int) -> str:
+    if count >= 1 << 20:
+        return f"{count / (1 << 20):.1f} MiB"
+    if count >= 1 << 10:
+        return f"{count / (1 << 10):.0f} KiB"
+    return f"{count} B"
+
+
+def _detail(result: CaseResult) -> str:
+    verdict = result.verdict
+    text = verdict.message or ""
+    if verdict.warnings:
+        text = "; ".join(filter(None, [text, *("warning: " + w for w in verdict.warnings)]))
+    text = " ".join(text.split())
+    return text if len(text) <= DETAIL_WIDTH else text[:DETAIL_WIDTH - 1] + "…"
+
+
+def _rows(checks: Sequence[EntryCheck]) -> list[list[str]]:
+    rows = []
+    for check in checks:
+        if check.error and not check.results:
+            rows.append([check.label, "-", "error", "", "", check.error])
+        for result in check.results:
+            rows.append([check.label, result.case, result.verdict.status.short + " " + str(result.verdict.status)
+                         if not result.passed else "AC",
+                         f"{result.time:.2f}s", size(result.memory) if result.memory else "", _detail(result)])
+    return rows
+
+
+def summary(checks: Sequence[EntryCheck]) -> str:
+    results = [r for c in checks for r in c.results]
+    passed = sum(r.passed for r in results)
+    entries_ok = sum(c.passed for c in checks)
+    isolation = next((r.isolation for r in results if r.isolation), "")
+    line = (f"{entries_ok}/{len(checks)} entries passed; {passed}/{len(results)} cases accepted")
+    return line + (f" (isolation: {isolation})" if isolation else "")
+
+
+def check_report(checks: Sequence[EntryCheck], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps({"passed": all(c.passed for c in checks), "summary": summary(checks), "entries": [
+            {"entry": c.label, "passed": c.passed, "error": c.error,
+             "cases": [r.to_dict() for r in c.results]} for c in checks]}, indent=2)
+    if fmt == "junit":
+        return _junit(checks)
+    headers = ["entry", "case", "verdict", "time", "memory", "detail"]
+    if fmt == "markdown":
+        table = tabulate(_rows(checks), headers, tablefmt="github")
+        return f"{table}\n\n**{summary(checks)}**"
+    return f"{tabulate(_rows(checks), headers, tablefmt='simple')}\n\n{summary(checks)}"
+
+
+def _junit(checks: Sequence[EntryCheck]) -> str:
+    suites = ElementTree.Element("testsuites")
+    for check in checks:
+        failures = sum(not r.passed for r in check.results) + (1 if check.error else 0)
+        suite = ElementTree.SubElement(suites, "testsuite", name=check.label,
+                                       tests=str(len(check.results) or 1), failures=str(failures),
+                                       time=f"{sum(r.time for r in check.results):.3f}")
+        if check.error:
+            case = ElementTree.SubElement(suite, "testcase", classname=check.label, name="entry")
+            ElementTree.SubElement(case, "failure", message=check.error, type="error")
+        for result in check.results:
+            case = ElementTree.SubElement(suite, "testcase", classname=check.label, name=result.case,
+                                          time=f"{result.time:.3f}")
+            if not result.passed:
+                failure = ElementTree.SubElement(case, "failure", message=result.verdict.message,
+                                                 type=str(result.verdict.status))
+                failure.text = _xml_safe(result.verdict.detail)
+    ElementTree.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(suites, encoding="unicode")
+
+
+def _xml_safe(text: str) -> str:
+    return "".join(ch for ch in text if ch in "\t\n\r" or ord(ch) >= 32)
+
+
+# -- leaderboards ----------------------------------------------------------------------
+
+def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, language_names: dict[str, str]) -> str:
+    if fmt == "json":
+        return json.dumps({"challenge": challenge, "standings": [s.to_dict() for s in standings]}, indent=2)
+    if fmt == "markdown":
+        return _rank_markdown(challenge, standings, language_names)
+    rows = []
+    for s in standings:
+        score = s.score
+        rows.append([s.rank or "-", s.label, language_names.get(s.language, s.language),
+                     score.source_bytes if score else "", f"+{score.penalty}" if score and score.penalty else "",
+                     score.total if score else "", score.chars if score else "",
+                     "" if s.passed else s.why_not])
+    table = tabulate(rows, ["rank", "entry", "language", "bytes", "flags", "score", "chars", "not ranked because"],
+                     tablefmt="simple")
+    return f"Leaderboard: {challenge}\n{table}"
+
+
+def _rank_markdown(challenge: str, standings: Sequence[Standing], language_names: dict[str, str]) -> str:
+    parts = [f"Leaderboard: **{challenge}** (entries that pass every case; ties: the earlier entry)", ""]
+    for s in standings:
+        if not s.passed or s.score is None:
+            continue
+        parts.append(f"{s.score.header(language_names.get(s.language, s.language))}")
+        parts.append("")
+        parts.append(f"{s.rank}. **{s.name}** ({s.label}), {s.score.chars} chars")
+        parts.append("")
+    unranked = [s for s in standings if not s.passed or s.score is None]
+    if unranked:
+        parts.append("## Not ranked")
+        parts.append("")
+        parts.extend(f"- {s.label}: {s.why_not}" for s in unranked)
+        parts.append("")
+    return "\n".join(parts).rstrip() + "\n"

@@ -1,0 +1,236 @@
+"""Benchmark of desert judging at scale (issue 6): the compiled replay kernel on big outputs.
+
+Builds the recursive-caching C entry (submissions/desert/recursive-c: its output doubles
+with every square of S-E distance) and judges its output on straight one-row maps with S
+and E at distance 14..24. For each size it prints: output bytes, turns, the entry's own
+time (stdout to /dev/null, and into a pipe that a reader drains without judging), the
+judge's time (a) kernel on the saved output file, (b) kernel on the entry's pipe,
+(c) ``verify.judging.judge_run`` (runner + sandbox + judge, what ``verify check`` does per
+case), and once per size the ``verify check`` command itself, turns per second of
+replay, and the judge's peak memory (max RSS of the judging child process, which holds
+numpy; its baseline before reading any output is printed too).
+
+Every measurement runs in a fresh child process (best of --repeat). Usage:
+
+    python tests/benchmarks/bench_desert_kernel.py [--sizes 14-24] [--repeat 3] [--exact-up-to 18]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRY = ROOT / "submissions" / "desert" / "recursive-c"
+CHUNK = 1 << 16          # what the runner reads from a pipe at a time
+
+
+def straight_map(distance: int) -> bytes:
+    return b"S" + b"." * (distance - 1) + b"E\n"
+
+
+# ---------------------------------------------------------------- children (one measurement each)
+
+def _peak_rss() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _judge(map_bytes: bytes, fast: bool):
+    from verify.challenges.desert.judge import DesertJudge
+    from verify.challenges.desert.map import DesertMap
+    return DesertJudge(DesertMap.parse(map_bytes), fast=fast)
+
+
+def child_file(map_path: str, output_path: str, fast: str) -> dict:
+    """Judge a saved output, fed in runner-sized chunks from the file."""
+    judge = _judge(Path(map_path).read_bytes(), fast == "fast")
+    judge.feed(b"")                       # loads the compiled loop before the clock starts
+    baseline = _peak_rss()
+    started = time.perf_counter()
+    with open(output_path, "rb") as output:
+        while chunk := output.read(CHUNK):
+            if judge.feed(chunk) is not None:
+                break
+    verdict = judge.finish()
+    elapsed = time.perf_counter() - started
+    return {"time": elapsed, "status": verdict.status.value, "turns": verdict.stats.get("total_turns", 0),
+            "rss": _peak_rss(), "baseline": baseline}
+
+
+def child_pipe(map_path: str, binary: str, judged: str) -> dict:
+    """Run the entry with its stdout into a pipe; read it (and judge it, if asked) as it comes."""
+    map_bytes = Path(map_path).read_bytes()
+    judge = _judge(map_bytes, True) if judged == "judge" else None
+    if judge is not None:
+        judge.feed(b"")
+    baseline = _peak_rss()
+    started = time.perf_counter()
+    process = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    process.stdin.write(map_bytes)
+    process.stdin.close()
+    descriptor = process.stdout.fileno()
+    status = "not judged"
+    while chunk := os.read(descriptor, CHUNK):
+        if judge is not None and judge.feed(chunk) is not None:
+            break
+    if judge is not None:
+        status = judge.finish().status.value
+    process.wait()
+    elapsed = time.perf_counter() - started
+    return {"time": elapsed, "status": status, "rss": _peak_rss(), "baseline": baseline}
+
+
+def child_judge_run(map_path: str) -> dict:
+    """``verify.judging.judge_run``: runner (sandbox, limits, pipe) + streaming judge, as ``verify check``."""
+    from verify.challenges.base import TestCase
+    from verify.entries import load_entry
+    from verify.judging import judge_run
+    from verify.runner import Limits
+    entry = load_entry(ENTRY)
+    limits = Limits(wall_time=120, cpu_time=120, memory=1 << 30, output=1 << 31)
+    warm = b"SE\n"
+    judge_run(entry, TestCase("warm", warm, None, (warm.decode(),)), limits)   # build, load the kernel
+    map_bytes = Path(map_path).read_bytes()
+    case = TestCase(Path(map_path).stem, map_bytes, Path(map_path), (map_bytes.decode(),))
+    baseline = _peak_rss()
+    started = time.perf_counter()
+    result = judge_run(entry, case, limits)
+    elapsed = time.perf_counter() - started
+    return {"time": elapsed, "entry_time": result.time, "status": result.verdict.status.value,
+            "rss": _peak_rss(), "baseline": baseline}
+
+
+CHILDREN = {"file": child_file, "pipe": child_pipe, "judge-run": child_judge_run}
+
+
+def run_child(*args: str) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"child {args} failed:\n{done.stderr}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def best(repeat: int, *args: str) -> dict:
+    runs = [run_child(*args) for _ in range(repeat)]
+    return min(runs, key=lambda run: run["time"])
+
+
+# ---------------------------------------------------------------- the parent
+
+def entry_binary() -> str:
+    from verify.runner import Program, prepare
+    prepared = prepare(Program("c", (ENTRY / "desert.c").resolve()))
+    return str(prepared.build / "main")
+
+
+def entry_alone(binary: str, map_bytes: bytes, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        with open(os.devnull, "wb") as sink:
+            subprocess.run([binary], input=map_bytes, stdout=sink, check=True)
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def verify_check(folder: Path) -> tuple[float, float]:
+    """Wall time of the whole ``verify check`` command (one case + the entry's demo), and the case's time."""
+    command = ["verify", "check", str(ENTRY), "--testcases", str(folder), "--format", "json", "-j", "1",
+               "--time", "120", "--output", "2048"]
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    report = json.loads(done.stdout)
+    results = report["results"] if isinstance(report, dict) and "results" in report else report
+    case_time = next((r["time"] for r in _flatten(results) if r.get("case") == "straight"), float("nan"))
+    return elapsed, case_time
+
+
+def _flatten(value):
+    if isinstance(value, dict):
+        if "case" in value:
+            yield value
+        for item in value.values():
+            yield from _flatten(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _flatten(item)
+
+
+def parse_sizes(text: str) -> list[int]:
+    low, _, high = text.partition("-")
+    return list(range(int(low), int(high or low) + 1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="14-24")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--exact-up-to", type=int, default=18, help="also time the exact path up to this size")
+    parser.add_argument("--no-check", action="store_true", help="skip the `verify check` command")
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.child:
+        name, *args = options.child
+        print(json.dumps(CHILDREN[name](*args)))
+        return
+
+    binary = entry_binary()
+    print(f"entry: {ENTRY.relative_to(ROOT)} built as {binary}; best of {options.repeat}; "
+          f"load average {os.getloadavg()[0]:.2f} at start")
+    header = (f"{'d':>3} {'bytes':>11} {'turns':>10} {'entry':>7} {'e|pipe':>7} {'kernel':>7} {'Mturn/s':>8} "
+              f"{'k|pipe':>7} {'run':>7} {'run/e':>6} {'check':>7} {'chk/e':>6} {'exact':>7} "
+              f"{'RSS MB':>7} {'base':>5}")
+    print(header)
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for distance in parse_sizes(options.sizes):
+            map_path = Path(scratch) / "straight.txt"
+            map_path.write_bytes(straight_map(distance))
+            output_path = Path(scratch) / "output.txt"
+            with open(output_path, "wb") as sink:
+                subprocess.run([binary], input=map_path.read_bytes(), stdout=sink, check=True)
+            size = output_path.stat().st_size
+            alone = entry_alone(binary, map_path.read_bytes(), options.repeat)
+            drained = best(options.repeat, "pipe", str(map_path), binary, "drain")
+            on_file = best(options.repeat, "file", str(map_path), str(output_path), "fast")
+            on_pipe = best(options.repeat, "pipe", str(map_path), binary, "judge")
+            judged = best(options.repeat, "judge-run", str(map_path))
+            exact = (best(1, "file", str(map_path), str(output_path), "exact")["time"]
+                     if distance <= options.exact_up_to else float("nan"))
+            check_wall = case_time = float("nan")
+            if not options.no_check:
+                case_folder = Path(scratch) / "cases"
+                case_folder.mkdir(exist_ok=True)
+                (case_folder / "straight.txt").write_bytes(straight_map(distance))
+                check_wall, case_time = verify_check(case_folder)
+            rss = max(on_file["rss"], on_pipe["rss"], judged["rss"]) / 2**20
+            baseline = min(on_file["baseline"], on_pipe["baseline"]) / 2**20
+            assert on_file["status"] == on_pipe["status"] == judged["status"] == "accepted", (on_file, judged)
+            turns = on_file["turns"]
+            row = {"distance": distance, "bytes": size, "turns": turns, "entry": alone,
+                   "entry_pipe": drained["time"], "kernel_file": on_file["time"],
+                   "turns_per_second": turns / on_file["time"], "kernel_pipe": on_pipe["time"],
+                   "judge_run": judged["time"], "check_case": case_time, "check_wall": check_wall,
+                   "exact_file": exact, "rss_mb": rss, "baseline_mb": baseline}
+            rows.append(row)
+            print(f"{distance:>3} {size:>11} {turns:>10} {alone:>7.3f} {drained['time']:>7.3f} "
+                  f"{on_file['time']:>7.3f} {turns / on_file['time'] / 1e6:>8.1f} {on_pipe['time']:>7.3f} "
+                  f"{judged['time']:>7.3f} {judged['time'] / alone:>6.2f} {check_wall:>7.3f} "
+                  f"{check_wall / alone:>6.2f} {exact:>7.3f} {rss:>7.1f} {baseline:>5.0f}", flush=True)
+    print("columns: entry = entry alone, stdout to /dev/null; e|pipe = entry into a pipe drained without "
+          "judging; kernel = judge on the saved file (64 KiB chunks); k|pipe = entry piped into the judge; "
+          "run = verify.judging.judge_run (sandbox + runner + judge); check = the whole `verify check` "
+          "command (process start, imports, demo case); exact = exact path alone on the file; RSS = peak "
+          "RSS of the judging process (base = before any output); times in seconds")
+    print(json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()

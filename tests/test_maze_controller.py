@@ -27,8 +27,8 @@ def test_entries_declare_their_roles():
     assert theseus.architect.language == "python" and not theseus.persistent
     drunkard = load_entry(SUBMISSIONS / "drunkard").options
     assert drunkard.architect is None and drunkard.solver.language == "c" and drunkard.persistent
-    minotaur = load_entry(SUBMISSIONS / "minotaur").options
-    assert minotaur.solver.language == "javascript" and minotaur.persistent
+    daedalus = load_entry(SUBMISSIONS / "daedalus").options
+    assert daedalus.solver.language == "javascript" and daedalus.persistent
 
 
 def test_an_architect_builds_the_same_maze_for_the_same_seed():

@@ -94,7 +94,10 @@ def maze_group() -> None:
 @click.option("--step", type=int, default=None, help="Draw the position after this step (default: the end).")
 @click.option("--fog", is_flag=True, help="Draw what the solver saw (unknown walls as ?).")
 def maze_show(log: Path, step: int | None, fog: bool) -> None:
-    """Replay a match log as a drawing: @ solver, . visited, S start, E end."""
+    """Replay a match log as a drawing (the end, or --step N).
+
+    Marks: @ the solver, . a visited cell, S start, E end, ? an unknown wall (--fog).
+    """
     from verify.challenges.maze.matchlog import show
 
     click.echo(show(log, step, fog), nl=False)

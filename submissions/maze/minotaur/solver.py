@@ -1,4 +1,4 @@
-"""Daedalus's solver: depth-first explorer that prefers the goal's direction.
+"""The Minotaur's solver: depth-first explorer that prefers the goal's direction.
 
 Persistent (entry.toml says so): one process walks one maze, reading one
 7-line state after another and answering one line each, so it remembers the

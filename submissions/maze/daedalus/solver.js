@@ -1,4 +1,4 @@
-// The Minotaur's solver: a left-hand wall follower.
+// Daedalus's solver: a left-hand wall follower.
 // Persistent (entry.toml says so): it must remember which way it faces.
 // It starts facing up; at each cell it tries, in order, to turn left, go
 // straight, turn right, turn back, and takes the first move on offer.

@@ -133,3 +133,13 @@ def test_a_stateless_solver_scores_the_same_in_both_modes():
         assert per_step.failed_steps == 0 and per_step.steps_taken > size
         assert per_step == persistent
         assert per_step_log == persistent_log
+
+
+def test_the_island_traps_the_wall_follower_but_not_the_explorer():
+    island = build_maze(load_entry(SUBMISSIONS / "minotaur").options.architect, 15, 1)
+    assert island.forfeit is None and island.maze.start == (7, 7)
+    with PersistentSolver(load_entry(SUBMISSIONS / "daedalus").options.solver) as follower:
+        trapped = Match(island.maze).play(follower)
+    assert trapped.ended == "step limit" and trapped.steps == 15 ** 3 and trapped.failed_steps == 0
+    with PersistentSolver(load_entry(SUBMISSIONS / "minotaur").options.solver) as explorer:
+        assert Match(island.maze).play(explorer).arrived

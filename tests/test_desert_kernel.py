@@ -258,3 +258,42 @@ def test_a_long_stream_in_odd_chunks_matches_the_exact_path():
     exact = judge(desert, STANDARD, output, line_cuts(output), False)
     assert fast == exact
     assert fast["status"] == Status.WRONG.value       # the walk ends alive: not over
+
+
+# ---------------------------------------------------------------- loading
+
+def test_the_jit_fallback_plays_like_the_ahead_of_time_module():
+    import numpy as np
+    from verify.challenges.desert import kernel_jit
+    from verify.challenges.desert.kernel_tables import compile_notation as compile_
+    compiled = compile_(STANDARD)
+    desert = DesertMap.parse("S.3......\n.........\n........E\n")
+    output = b"R+0\nR+2\nL-1\nR+0\nR+0\nD+0\nU+0\nD+1\n" * 3
+    results = []
+    for replay in (compiled_replay(), kernel_jit.jit()):
+        state = np.zeros(6, dtype=np.int64)
+        state[1] = 5
+        digest = np.zeros(2, dtype=np.uint64)
+        water = np.frombuffer(bytearray(desert.flat_water()), dtype=np.uint8)
+        visited = np.zeros(desert.width * desert.height, dtype=np.uint8)
+        params = compiled.params.copy()
+        params[3:7] = desert.width, desert.height, 0, desert.width * desert.height - 1
+        reason = replay(np.frombuffer(output, dtype=np.uint8), 0, len(output), True,
+                        np.ascontiguousarray(compiled.tables.reshape(-1)), params, water, visited, state, digest)
+        results.append((reason, state.tolist(), digest.tolist(), water.tolist(), visited.tolist()))
+    assert results[0] == results[1]
+    assert results[0][0] == 4 and results[0][1][2] == 5      # stops before the dying 6th turn (D+0)
+
+
+def test_without_a_kernel_the_exact_path_judges(monkeypatch):
+    from verify.challenges.desert import kernel
+    monkeypatch.setenv(kernel.ENVIRONMENT_SWITCH, "0")
+    kernel.compiled_replay.cache_clear()
+    try:
+        judge_ = DesertJudge(DesertMap.parse("S..E\n"))
+        assert not isinstance(judge_.transcript, FastTranscript)
+        judge_.feed(b"R+0\nR+0\nR+0\nS##E\n")
+        assert judge_.finish().accepted
+    finally:
+        monkeypatch.delenv(kernel.ENVIRONMENT_SWITCH)
+        kernel.compiled_replay.cache_clear()

@@ -101,6 +101,9 @@ def _ahead_of_time() -> Callable | None:
                 built = next(Path(scratch).glob(name + "*"))
                 target = directory / (name + suffix)
                 os.replace(built, target)     # atomic: concurrent builders agree
+            for stale in directory.glob("desert_kernel_*"):
+                if stale.name != target.name:   # built from an older kernel_jit.py
+                    stale.unlink(missing_ok=True)
             return _import_extension(target, name).replay
         except Exception:   # no compiler, read-only folder...: try the next place, then the JIT
             continue
@@ -192,7 +195,7 @@ class FastTranscript(Transcript):
         self._route_code = TurnCodes(squares)
         self._route = RollingRoute()
         self._replay = replay
-        self._tables = compiled.tables
+        self._tables = np.ascontiguousarray(compiled.tables.reshape(-1))
         params = compiled.params.copy()
         params[P_ROUTE_SQUARES] = int(squares)
         params[P_WIDTH], params[P_HEIGHT] = desert.width, desert.height

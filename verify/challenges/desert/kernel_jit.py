@@ -16,7 +16,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-# rows of the byte tables
+# rows of the byte tables (passed flat: row r at offset 256 * r)
 T_DIRECTION = 0     # 1 + direction index (U D L R), 0: not a direction
 T_SIGN = 1          # action kind of a sign that ONE digit follows (1 pick, 2 drop), else 0
 T_MODIFIER = 2      # action kind of a one-byte modifier (1 pick, 2 drop, 3 fill), else 0
@@ -51,6 +51,11 @@ R_WIN = 5
 DIRECTION_ROWS = np.array([-1, 1, 0, 0], dtype=np.int64)
 DIRECTION_COLS = np.array([0, 0, -1, 1], dtype=np.int64)
 
+# offsets of the table rows in the flat table (one base pointer in the loop, not five)
+SIGN = np.uint64(256 * T_SIGN)
+SKIP = np.uint64(256 * T_SKIP)
+MODIFIER = np.uint64(256 * T_MODIFIER)
+MOD_AMOUNT = np.uint64(256 * T_MOD_AMOUNT)
 MIX1 = np.uint64(0x9E3779B97F4A7C15)
 MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)
 SHIFT1 = np.uint64(29)
@@ -59,13 +64,14 @@ ONE = np.uint64(1)
 TWO = np.uint64(2)
 THREE = np.uint64(3)
 
-SIGNATURE = "i8(u1[::1], i8, i8, b1, i8[:,::1], i8[::1], u1[::1], u1[::1], i8[::1], u8[::1])"
+SIGNATURE = "i8(u1[::1], i8, i8, b1, i8[::1], i8[::1], u1[::1], u1[::1], i8[::1], u8[::1])"
 
 
 def replay(buf, start, end, final, tables, params, water, visited, state, digest):  # noqa: C901
     """Replay ordinary turns from ``buf[start:end]``; return the stop reason (also in ``state``).
 
     ``final``: nothing follows ``end`` (a token cut there is complete as it stands).
+    ``tables``: the byte tables, flat (row ``T_*`` at ``256 * T_*``).
     ``water`` and ``visited`` are the engine's own flat bytearrays (numpy views);
     ``digest`` the two rolling hashes of the attempt's route so far.
     """
@@ -76,15 +82,10 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
     default_kind = params[P_DEFAULT_KIND]
     default_amount = params[P_DEFAULT_AMOUNT]
     action_mask = 0 if params[P_ROUTE_SQUARES] != 0 else 255
-    direction_of = tables[T_DIRECTION]
-    sign_of = tables[T_SIGN]
-    modifier_of = tables[T_MODIFIER]
-    modifier_amount = tables[T_MOD_AMOUNT]
-    skip = tables[T_SKIP]
 
-    position = state[S_POSITION]
-    row = position // width
-    col = position - row * width
+    size = width * height
+    square = state[S_POSITION]
+    col = square % width
     carried = state[S_CARRIED]
     drawn = state[S_DRAWN]
     turns = state[S_TURNS]
@@ -93,7 +94,7 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
     reason = R_CHUNK_END
     i = start
     while True:
-        while i < end and skip[buf[np.uint64(i)]] != 0:
+        while i < end and tables[SKIP + np.uint64(buf[np.uint64(i)])] != 0:
             i += 1
         if i >= end:
             break
@@ -101,22 +102,22 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
         fast = False
         if i + 4 <= end:
             at = np.uint64(i)          # unsigned indices: no negative-index wraparound code
-            direction = direction_of[buf[at]] - 1
-            kind = sign_of[buf[at + ONE]]
+            direction = tables[np.uint64(buf[at])] - 1
+            kind = tables[SIGN + np.uint64(buf[at + ONE])]
             amount = np.int64(buf[at + TWO]) - 48
-            if (direction >= 0) & (kind != 0) & (amount >= 0) & (amount <= 9) & (skip[buf[at + THREE]] != 0):
+            if (direction >= 0) & (kind != 0) & (amount >= 0) & (amount <= 9) & (tables[SKIP + np.uint64(buf[at + THREE])] != 0):
                 fast = True
                 j = i + 4
         if not fast:
-            direction = direction_of[buf[i]] - 1
+            direction = tables[np.uint64(buf[i])] - 1
             if direction < 0:
                 reason = R_NOT_A_TOKEN
                 break
             j = i + 1
             if j >= end and not final:
                 break                   # cut token: wait for the bytes after it
-            if j < end and sign_of[buf[j]] != 0:
-                kind = sign_of[buf[j]]
+            if j < end and tables[SIGN + np.uint64(buf[j])] != 0:
+                kind = tables[SIGN + np.uint64(buf[j])]
                 j += 1
                 if j >= end:
                     if final:
@@ -132,9 +133,9 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
                 if j < end and buf[j] >= 48 and buf[j] <= 57:
                     reason = R_NOT_A_TOKEN  # several digits: the exact parser reads them
                     break
-            elif j < end and modifier_of[buf[j]] != 0:
-                kind = modifier_of[buf[j]]
-                amount = modifier_amount[buf[j]]
+            elif j < end and tables[MODIFIER + np.uint64(buf[j])] != 0:
+                kind = tables[MODIFIER + np.uint64(buf[j])]
+                amount = tables[MOD_AMOUNT + np.uint64(buf[j])]
                 j += 1
             elif default_kind != 0:
                 kind = default_kind
@@ -144,19 +145,18 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
                 break
 
         # the turn, in the engine's order: move, drink, water action
-        new_row = row + DIRECTION_ROWS[np.uint64(direction)]
         new_col = col + DIRECTION_COLS[np.uint64(direction)]
-        if new_row < 0 or new_row >= height or new_col < 0 or new_col >= width:
+        new_square = square + DIRECTION_COLS[np.uint64(direction)] + DIRECTION_ROWS[np.uint64(direction)] * width
+        if new_square < 0 or new_square >= size or new_col < 0 or new_col >= width:
             reason = R_OFF_GRID
             break
-        square = new_row * width + new_col
-        if square == end_square:
+        if new_square == end_square:
             reason = R_WIN
             break
         left = carried - 1
-        square_at = np.uint64(square)
+        square_at = np.uint64(new_square)
         tile = np.int64(water[square_at])
-        if square == start_square:      # the well: infinite, dropping there is allowed
+        if new_square == start_square:      # the well: infinite, dropping there is allowed
             if kind == 1:
                 if left + amount > 5:
                     reason = R_ILLEGAL
@@ -200,7 +200,7 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
             water[square_at] = tile - taken
             left += taken
         visited[square_at] = 1
-        row = new_row
+        square = new_square
         col = new_col
         carried = left
         turns += 1
@@ -215,7 +215,7 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
         h2 ^= h2 >> SHIFT2
         i = j
 
-    state[S_POSITION] = row * width + col
+    state[S_POSITION] = square
     state[S_CARRIED] = carried
     state[S_TURNS] = turns
     state[S_DRAWN] = drawn
@@ -227,8 +227,9 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
 
 
 def jit():
-    """``replay`` compiled just in time (cached in __pycache__)."""
-    return nb.njit(SIGNATURE, cache=True, nogil=True, boundscheck=False)(replay)
+    """``replay`` compiled just in time (cached in __pycache__). No signature given: the
+    output buffer may be read-only (bytes) or not, each gets its own cached compilation."""
+    return nb.njit(cache=True, nogil=True, boundscheck=False)(replay)
 
 
 def build_ahead_of_time(name: str, directory: str) -> None:

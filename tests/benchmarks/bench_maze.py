@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,32 +48,42 @@ def binary() -> list[str]:
     return prepared.argv((), Limits())
 
 
-def persistent(steps: int) -> None:
+def persistent(steps: int, rounds: int) -> None:
     size = round(steps ** (1 / 3)) + 1
     maze = cycling_maze(size)
     state = Match(maze).state()
     command = binary()
-    raw = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    start = time.perf_counter()
-    for _ in range(steps):
-        raw.stdin.write(state)
-        raw.stdout.readline()
-    raw_time = time.perf_counter() - start
-    raw.stdin.close()
-    raw.wait()
+    print(f"persistent mode, {size}x{size} maze ({len(state)}-byte states), {steps} steps, {rounds} rounds "
+          "(raw and controller alternate; the machine is shared, so look at the median):")
+    ratios = []
+    for round_number in range(1, rounds + 1):
+        raw = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        start = time.perf_counter()
+        for _ in range(steps):
+            raw.stdin.write(state)
+            raw.stdout.readline()
+        raw_time = time.perf_counter() - start
+        raw.stdin.close()
+        raw.wait()
 
-    match = Match(maze, limit=steps)
-    with tempfile.TemporaryDirectory() as folder, LogWriter(Path(folder) / "bench.jsonl") as log:
-        with PersistentSolver(FIRST_MOVE, LIMITS) as solver:
-            solver(match.state())                      # start the session outside the timing
-            start = time.perf_counter()
-            result = match.play(solver, log, patience=0)
-            ours = time.perf_counter() - start
-    assert result.steps_taken == steps and result.failed_steps == 0, result
-    print(f"persistent mode, {size}x{size} maze ({len(state)}-byte states), {steps} steps:")
-    print(f"  raw pipe round trip (same C program, no sandbox): {steps / raw_time:10.0f} steps/s")
-    print(f"  controller (fog + Session + parse + JSON log):    {steps / ours:10.0f} steps/s")
-    print(f"  ratio controller/raw: {raw_time / ours:.2f} (target >= 0.50)")
+        match = Match(maze, limit=steps)
+        with tempfile.TemporaryDirectory() as folder, LogWriter(Path(folder) / "bench.jsonl") as log:
+            with PersistentSolver(FIRST_MOVE, LIMITS) as solver:
+                solver(match.state())                      # start the session outside the timing
+                start = time.perf_counter()
+                result = match.play(solver, log, patience=0)
+                ours = time.perf_counter() - start
+                session = solver._session                  # the runner's exchange alone, same process
+                start = time.perf_counter()
+                for _ in range(steps):
+                    session.exchange(state, LIMITS.step_timeout)
+                exchange_only = time.perf_counter() - start
+        assert result.steps_taken == steps and result.failed_steps == 0, result
+        ratios.append(raw_time / ours)
+        print(f"  round {round_number}: raw pipe (same C program, no sandbox) {steps / raw_time:8.0f} steps/s; "
+              f"Session.exchange alone {steps / exchange_only:7.0f}/s; "
+              f"controller (fog + Session + parse + JSON log) {steps / ours:7.0f}/s; ratio {raw_time / ours:.2f}")
+    print(f"  median ratio controller/raw: {statistics.median(ratios):.2f} (target >= 0.50)")
 
 
 def per_step(spawns: int) -> None:
@@ -142,10 +153,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=4000, help="steps in persistent mode")
     parser.add_argument("--spawns", type=int, default=200, help="steps in per-step mode")
+    parser.add_argument("--rounds", type=int, default=3, help="repetitions of the persistent comparison")
     options = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start")
     fog_cost()
-    persistent(options.steps)
+    persistent(options.steps, options.rounds)
     per_step(options.spawns)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 

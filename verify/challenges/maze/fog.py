@@ -31,6 +31,8 @@ class FogOfWar:
         self._true_v = maze.vertical.encode()
         self._visited = bytearray(n * n)
         self._snapshot: bytes | None = None
+        # per cell: (valid moves, the two last lines, {"r c": move}); the maze never changes
+        self._here: dict[Cell, tuple[list[Cell], bytes, dict[str, Cell]]] = {}
         self.position: Cell = maze.start
         self.visited_count = 0
         self._reveal(maze.start)
@@ -45,7 +47,18 @@ class FogOfWar:
         return bool(self._visited[cell[0] * self.maze.size + cell[1]])
 
     def valid_moves(self) -> list[Cell]:
-        return self.maze.moves_from(self.position)
+        return self.here()[0]
+
+    def here(self) -> tuple[list[Cell], bytes, dict[str, Cell]]:
+        """The valid moves from the current cell, the location and moves lines, and
+        each move keyed by its exact text (cached per cell: computed once)."""
+        entry = self._here.get(self.position)
+        if entry is None:
+            moves = self.maze.moves_from(self.position)
+            texts = [format_cell(m) for m in moves]
+            tail = f"{format_cell(self.position)}\n{','.join(texts)}\n".encode()
+            entry = self._here[self.position] = (moves, tail, dict(zip(texts, moves)))
+        return entry
 
     def _reveal(self, cell: Cell) -> None:
         n = self.maze.size
@@ -84,5 +97,4 @@ class FogOfWar:
         """The 7-line state for the current step."""
         if self._snapshot is None:
             self._snapshot = bytes(self._buffer)
-        moves = ",".join(format_cell(m) for m in self.valid_moves())
-        return self._snapshot + f"{format_cell(self.position)}\n{moves}\n".encode()
+        return self._snapshot + self.here()[1]

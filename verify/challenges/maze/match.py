@@ -131,8 +131,10 @@ class Match:
         self.steps += 1
         failure = reply.failure
         if failure is None:
+            moves, _, by_text = self.fog.here()
+            cell = by_text.get(reply.line.strip()) if reply.line else None   # the usual exact answer
             try:
-                self.fog.move_to(parse_answer(reply.line or "", self.fog.valid_moves()))
+                self.fog.move_to(cell or parse_answer(reply.line or "", moves))
             except BadAnswer as error:
                 failure = str(error)
         if failure is None:

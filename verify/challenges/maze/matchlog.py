@@ -25,6 +25,10 @@ from verify.challenges.maze.render import draw
 from verify.errors import InputError
 
 
+# one encoder, built once: json.dumps with options builds a new one per call
+_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
 class LogWriter:
     """Appends JSON records to a file, one per line (``None`` path: records are dropped)."""
 
@@ -37,7 +41,7 @@ class LogWriter:
 
     def __call__(self, record: dict[str, Any]) -> None:
         if self._file is not None:
-            self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+            self._file.write(_ENCODE(record) + "\n")
 
     def close(self) -> None:
         if self._file is not None:

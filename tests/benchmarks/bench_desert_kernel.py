@@ -51,16 +51,28 @@ def child_file(map_path: str, output_path: str, fast: str) -> dict:
     """Judge a saved output, fed in runner-sized chunks from the file."""
     judge = _judge(Path(map_path).read_bytes(), fast == "fast")
     judge.feed(b"")                       # loads the compiled loop before the clock starts
+    transcript = judge.transcript
+    in_loop = [0.0]
+    if fast == "fast":                    # time the compiled loop's calls alone, too
+        loop = transcript._replay
+
+        def timed(*args):
+            begun = time.perf_counter()
+            reason = loop(*args)
+            in_loop[0] += time.perf_counter() - begun
+            return reason
+        transcript._replay = timed
     baseline = _peak_rss()
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     with open(output_path, "rb") as output:
         while chunk := output.read(CHUNK):
             if judge.feed(chunk) is not None:
                 break
     verdict = judge.finish()
-    elapsed = time.perf_counter() - started
-    return {"time": elapsed, "status": verdict.status.value, "turns": verdict.stats.get("total_turns", 0),
-            "rss": _peak_rss(), "baseline": baseline}
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    return {"time": elapsed, "cpu": cpu, "status": verdict.status.value,
+            "turns": verdict.stats.get("total_turns", 0), "loop_time": in_loop[0],
+            "loop_turns": getattr(transcript, "kernel_turns", 0), "rss": _peak_rss(), "baseline": baseline}
 
 
 def child_pipe(map_path: str, binary: str, judged: str) -> dict:
@@ -185,6 +197,7 @@ def main() -> None:
     print(f"entry: {ENTRY.relative_to(ROOT)} built as {binary}; best of {options.repeat}; "
           f"load average {os.getloadavg()[0]:.2f} at start")
     header = (f"{'d':>3} {'bytes':>11} {'turns':>10} {'entry':>7} {'e|pipe':>7} {'kernel':>7} {'Mturn/s':>8} "
+              f"{'cpu':>7} {'loop M/s':>8} "
               f"{'k|pipe':>7} {'run':>7} {'run/e':>6} {'check':>7} {'chk/e':>6} {'exact':>7} "
               f"{'RSS MB':>7} {'base':>5}")
     print(header)
@@ -216,16 +229,19 @@ def main() -> None:
             turns = on_file["turns"]
             row = {"distance": distance, "bytes": size, "turns": turns, "entry": alone,
                    "entry_pipe": drained["time"], "kernel_file": on_file["time"],
-                   "turns_per_second": turns / on_file["time"], "kernel_pipe": on_pipe["time"],
+                   "turns_per_second": turns / on_file["time"], "kernel_cpu": on_file["cpu"],
+                   "loop_turns_per_second": on_file["loop_turns"] / max(on_file["loop_time"], 1e-9),
+                   "kernel_pipe": on_pipe["time"],
                    "judge_run": judged["time"], "check_case": case_time, "check_wall": check_wall,
                    "exact_file": exact, "rss_mb": rss, "baseline_mb": baseline}
             rows.append(row)
             print(f"{distance:>3} {size:>11} {turns:>10} {alone:>7.3f} {drained['time']:>7.3f} "
-                  f"{on_file['time']:>7.3f} {turns / on_file['time'] / 1e6:>8.1f} {on_pipe['time']:>7.3f} "
+                  f"{on_file['time']:>7.3f} {turns / on_file['time'] / 1e6:>8.1f} {on_file['cpu']:>7.3f} "
+                  f"{on_file['loop_turns'] / max(on_file['loop_time'], 1e-9) / 1e6:>8.1f} {on_pipe['time']:>7.3f} "
                   f"{judged['time']:>7.3f} {judged['time'] / alone:>6.2f} {check_wall:>7.3f} "
                   f"{check_wall / alone:>6.2f} {exact:>7.3f} {rss:>7.1f} {baseline:>5.0f}", flush=True)
     print("columns: entry = entry alone, stdout to /dev/null; e|pipe = entry into a pipe drained without "
-          "judging; kernel = judge on the saved file (64 KiB chunks); k|pipe = entry piped into the judge; "
+          "judging; kernel = judge on the saved file (64 KiB chunks), Mturn/s its turns per wall second, cpu its CPU seconds, loop M/s the turns per second inside the compiled loop's calls; k|pipe = entry piped into the judge; "
           "run = verify.judging.judge_run (sandbox + runner + judge); check = the whole `verify check` "
           "command (process start, imports, demo case); exact = exact path alone on the file; RSS = peak "
           "RSS of the judging process (base = before any output); times in seconds")

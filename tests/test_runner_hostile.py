@@ -27,7 +27,7 @@ def mode(request, monkeypatch, tmp_path):
     # (not under tmp_path: pytest makes that 0700, and the program's own uid must get through)
     temp_root = Path(tempfile.mkdtemp(prefix="verify-tmp-"))
     os.chmod(temp_root, 0o755)
-    monkeypatch.setattr(tempfile, "tempdir", str(temp_root))
+    monkeypatch.setenv("VERIFY_TMPDIR", str(temp_root))
     yield request.param
     sandbox.bwrap_path.cache_clear()
     left = list(temp_root.iterdir())

@@ -1,10 +1,13 @@
-/* verify's tiny helper inside the sandbox:
- *   verify-init REPORT_FD UID -- COMMAND...
- * switches to UID (unless it is -1: keep ours), runs COMMAND as its child, waits for it,
+/* verify's tiny helper, the last step before the program:
+ *   verify-init REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE -- COMMAND...
+ * sets the rlimits (CPU seconds: soft CPU, hard CPU+1; MEMKIND "data" or "as" of MEMORY
+ * bytes; FSIZE bytes; NOFILE; no core files), switches to UID (unless it is -1: keep
+ * ours) and sets RLIMIT_NPROC to NPROC (unless -1), runs COMMAND as its child, waits for it,
  * writes "utime_us stime_us maxrss_kb" of the child (and its reaped descendants) to
  * REPORT_FD, then ends the way the child ended (same exit code, or the same signal).
  * Needed because bubblewrap's outer process does not wait for the program itself,
- * so the parent's wait4() cannot see the program's CPU time and peak memory. */
+ * so the parent's wait4() cannot see the program's CPU time and peak memory; and one
+ * small exec is cheaper than prlimit + setpriv. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <grp.h>
@@ -17,27 +20,41 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+static void limit(int resource, long long value) {
+    struct rlimit r = {(rlim_t)value, (rlim_t)value};
+    if (value < 0) return;
+    if (setrlimit(resource, &r) != 0) { perror("verify-init: setrlimit"); exit(125); }
+}
+
 int main(int argc, char **argv) {
-    if (argc < 5 || strcmp(argv[3], "--") != 0) {
-        fprintf(stderr, "usage: verify-init REPORT_FD UID -- COMMAND...\n");
+    if (argc < 11 || strcmp(argv[9], "--") != 0) {
+        fprintf(stderr, "usage: verify-init REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE -- COMMAND...\n");
         return 125;
     }
     int report = atoi(argv[1]);
     long uid = atol(argv[2]);
+    long long nproc = atoll(argv[3]), cpu = atoll(argv[4]), memory = atoll(argv[6]);
+    struct rlimit cpu_limit = {(rlim_t)cpu, (rlim_t)cpu + 1};
+    if (cpu > 0 && setrlimit(RLIMIT_CPU, &cpu_limit) != 0) { perror("verify-init: RLIMIT_CPU"); return 125; }
+    limit(strcmp(argv[5], "as") == 0 ? RLIMIT_AS : RLIMIT_DATA, memory);
+    limit(RLIMIT_FSIZE, atoll(argv[7]));
+    limit(RLIMIT_NOFILE, atoll(argv[8]));
+    limit(RLIMIT_CORE, 0);
     if (uid >= 0) {
         if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid((uid_t)uid) != 0) {
             perror("verify-init: cannot switch uid");
             return 125;
         }
     }
+    limit(RLIMIT_NPROC, nproc);
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     pid_t child = fork();
     if (child < 0) { perror("verify-init: fork"); return 125; }
     if (child == 0) {
         close(report);
         signal(SIGPIPE, SIG_DFL);
-        execvp(argv[4], argv + 4);
-        fprintf(stderr, "verify-init: cannot run %s: %s\n", argv[4], strerror(errno));
+        execvp(argv[10], argv + 10);
+        fprintf(stderr, "verify-init: cannot run %s: %s\n", argv[10], strerror(errno));
         _exit(127);
     }
     /* our own signals must not kill us before the report is written */
@@ -51,8 +68,6 @@ int main(int argc, char **argv) {
     close(report);
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        struct rlimit no_core = {0, 0};
-        setrlimit(RLIMIT_CORE, &no_core);
         signal(sig, SIG_DFL);
         sigset_t all; sigemptyset(&all); sigaddset(&all, sig);
         sigprocmask(SIG_UNBLOCK, &all, NULL);

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from verify.runner.build import Program, prepare
-from verify.runner.limits import Limits, prlimit_argv
+from verify.runner.limits import Limits
 from verify.runner.sandbox import Sandbox, isolation_name, running_as_root
 
 CHUNK = 64 << 10
@@ -88,7 +88,7 @@ def execute(command, *, workdir: Path, readonly: Sequence[Path] = (), limits: Li
             processes = limits.processes + 1     # + verify-init, which runs under that uid too
         elif not running_as_root():
             processes = _processes_of_current_user() + limits.processes
-        full = sandbox.wrap(argv, prlimit_argv(limits, memory_kind, processes, memory_extra))
+        full = sandbox.wrap(argv, limits, memory_kind, memory_extra, processes)
         return _drive(full, sandbox, limits, stdin, on_stdout, env)
 
 
@@ -213,7 +213,7 @@ def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
     cpu = rusage.ru_utime + rusage.ru_stime
     peak = rusage.ru_maxrss * 1024
     measured = sandbox.read_report()
-    if measured is not None:    # under bubblewrap, only verify-init saw the program itself
+    if measured is not None:    # verify-init saw the program itself (bwrap's outer process does not)
         cpu, peak = measured      # the outer processes' own usage is the judge's, not the program's
     exit_code = os.waitstatus_to_exitcode(status)
     signal_number = -exit_code if exit_code < 0 else None

@@ -13,18 +13,23 @@ bubblewrap by subprocess's `user=`.
 """
 from __future__ import annotations
 
+import json
+import math
 import os
 import secrets
 import shutil
 import signal
 import tempfile
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Sequence
 
+from verify.runner.limits import FILE_SIZE_LIMIT, OPEN_FILES_LIMIT, Limits, prlimit_argv
+
 # Read-only system folders visible in the sandbox (those that exist).
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 UID_RANGE = (1 << 20, 1 << 30)   # far above any uid a system hands out
 TMPFS_SIZE = 256 << 20
@@ -53,10 +58,24 @@ def setpriv_path() -> str | None:
 HELPER_SOURCE = Path(__file__).with_name("init_helper.c")
 
 
-@cache
 def helper_path() -> str | None:
-    """verify-init (init_helper.c), compiled once into the cache; None without a C compiler.
-    It runs inside bubblewrap, waits for the program and reports its rusage."""
+    """verify-init (init_helper.c), compiled once into the cache; None without a C compiler
+    (or with VERIFY_HELPER=none). It sets the rlimits, switches uid, waits for the program
+    and reports its rusage."""
+    if os.environ.get("VERIFY_HELPER", "").lower() in ("none", "off", "0"):
+        return None
+    from verify.runner.build import cache_root
+    root = str(cache_root())
+    known = _helpers.get(root)
+    if known is None or (known and not os.path.exists(known)):
+        known = _helpers[root] = _build_helper() or ""
+    return known or None
+
+
+_helpers: dict[str, str] = {}
+
+
+def _build_helper() -> str | None:
     import hashlib
     import subprocess
     from verify.runner.build import cache_root
@@ -87,6 +106,32 @@ def helper_path() -> str | None:
     for parent in (folder, folder.parent, folder.parent.parent):
         os.chmod(parent, 0o755)
     return str(binary)
+
+
+@cache
+def _system_mounts() -> list[str]:
+    """Read-only binds of the system folders; a folder that is a symlink on the host
+    (merged /usr: /bin -> usr/bin) becomes the same symlink, which costs bwrap a lot
+    less than a mount. Empty folders are left out."""
+    mounts: list[str] = []
+    for folder in SYSTEM_DIRS:
+        if os.path.islink(folder):
+            mounts += ["--symlink", os.readlink(folder), folder]
+        elif os.path.isdir(folder) and any(os.scandir(folder)):
+            mounts += ["--ro-bind", folder, folder]
+    return mounts
+
+
+def temp_root() -> str | None:
+    """Where runs get their private folder: $VERIFY_TMPDIR, else /dev/shm (a tmpfs: creating
+    and removing a folder per run there costs a fraction of what it costs on a disk),
+    else the system's temporary folder."""
+    chosen = os.environ.get("VERIFY_TMPDIR")
+    if chosen:
+        return chosen
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+        return "/dev/shm"
+    return None
 
 
 def running_as_root() -> bool:
@@ -127,15 +172,20 @@ class Sandbox:
     _path_map: dict[Path, Path] = field(default_factory=dict)
     report_fd: int | None = None                   # where verify-init writes the program's rusage
     _report_write: int | None = None
+    _swept: bool = False
+    _info_read: int | None = None                  # bwrap --info-fd: the PID namespace's init
+    _info_write: int | None = None
 
     def __enter__(self) -> "Sandbox":
-        self.temp = Path(tempfile.mkdtemp(prefix="verify-run-"))
-        drop_uid = running_as_root() and (bwrap_path() is None or setpriv_path() is not None)
+        self.temp = Path(tempfile.mkdtemp(prefix="verify-run-", dir=temp_root()))
+        drop_uid = running_as_root() and bool(helper_path() or not bwrap_path() or setpriv_path())
         self.uid = secrets.randbelow(UID_RANGE[1] - UID_RANGE[0]) + UID_RANGE[0] if drop_uid else None
         try:
             self._prepare_workdir()
-            if bwrap_path() and helper_path():
+            if helper_path():
                 self.report_fd, self._report_write = os.pipe()
+            if bwrap_path():
+                self._info_read, self._info_write = os.pipe()
         except BaseException:
             self.cleanup()
             raise
@@ -190,21 +240,38 @@ class Sandbox:
 
     # -- command line ---------------------------------------------------------------
 
-    def wrap(self, argv: Sequence[str], prefix: Sequence[str] = ()) -> list[str]:
-        """`prefix` (the rlimits) runs outside bubblewrap so that it also bounds bwrap's children."""
+    def wrap(self, argv: Sequence[str], limits: Limits, memory_kind: str = "data", memory_extra: int = 0,
+             processes: int | None = None) -> list[str]:
+        """The full command line: rlimits, uid switch and (when present) bubblewrap around `argv`.
+
+        With verify-init, it sets the rlimits and switches uid itself, as the last step
+        before the program; without it, `prlimit` (outside bubblewrap) and `setpriv`
+        (inside) or subprocess's `user=` (no bubblewrap) do it."""
+        helper = helper_path() if self._report_write is not None else None
+        if helper:
+            prefix: list[str] = []
+            inner = [helper, str(self._report_write), str(-1 if self.uid is None else self.uid),
+                     str(-1 if processes is None else processes), str(max(1, math.ceil(limits.cpu_time))),
+                     memory_kind, str(limits.memory + memory_extra), str(FILE_SIZE_LIMIT),
+                     str(OPEN_FILES_LIMIT), "--"]
+        else:
+            prefix = prlimit_argv(limits, memory_kind, processes, memory_extra)
+            inner = []
+            if bwrap_path() and self.uid is not None:
+                inner = [setpriv_path(), f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                         "--no-new-privs", "--"]
         bwrap = bwrap_path()
         if not bwrap:
-            return [*prefix, *argv]
+            return [*prefix, *inner, *argv]
         command = [bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                    "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+        if self._info_write is not None:
+            command += ["--info-fd", str(self._info_write)]
         if not running_as_root():
             command.append("--unshare-user")
-        for folder in SYSTEM_DIRS:
-            if os.path.exists(folder):
-                command += ["--ro-bind", folder, folder]
+        command += _system_mounts()
         command += ["--proc", "/proc", "--dev", "/dev",
                     "--perms", "1777", "--size", str(TMPFS_SIZE), "--tmpfs", "/tmp"]
-        helper = helper_path() if self._report_write is not None else None
         mounts = [p for p in self.readonly if not _is_system_path(p) and p.exists()]
         if helper:
             mounts.append(Path(helper).parent)
@@ -218,26 +285,18 @@ class Sandbox:
         for path in mounts:
             command += ["--ro-bind", str(path), str(path)]
         bind = "--bind" if self.writable_workdir else "--ro-bind"
-        command += [bind, str(self._bind_workdir_from), str(self.workdir), "--chdir", str(self.workdir)]
-        if helper:
-            command += ["--",
-                        helper, str(self._report_write), str(-1 if self.uid is None else self.uid), "--"]
-            return [*prefix, *command, *argv]
-        command.append("--")
-        if self.uid is not None:
-            command += [setpriv_path(), f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
-                        "--no-new-privs", "--"]
-        return [*prefix, *command, *argv]
+        command += [bind, str(self._bind_workdir_from), str(self.workdir), "--chdir", str(self.workdir), "--"]
+        return [*prefix, *command, *inner, *argv]
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        return (self._report_write,) if self._report_write is not None else ()
+        return tuple(fd for fd in (self._report_write, self._info_write) if fd is not None)
 
     def spawned(self) -> None:
-        """Call once the process is started: the parent keeps only the read end."""
-        if self._report_write is not None:
-            os.close(self._report_write)
-            self._report_write = None
+        """Call once the process is started: the parent keeps only the read ends."""
+        for fd in self.pass_fds:
+            os.close(fd)
+        self._report_write = self._info_write = None
 
     def read_report(self) -> tuple[float, int] | None:
         """(cpu seconds, peak RSS bytes) of the program, as verify-init measured them."""
@@ -254,8 +313,8 @@ class Sandbox:
         return (user + system) / 1e6, rss * 1024
 
     def popen_user(self) -> int | None:
-        """The uid subprocess must switch to itself (only without bubblewrap)."""
-        return self.uid if (self.uid is not None and not bwrap_path()) else None
+        """The uid subprocess must switch to itself (only without bubblewrap and verify-init)."""
+        return self.uid if (self.uid is not None and not bwrap_path() and self.report_fd is None) else None
 
     def environment(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         env = {"PATH": SANDBOX_PATH, "HOME": "/tmp" if bwrap_path() else str(self.visible_workdir),
@@ -266,37 +325,82 @@ class Sandbox:
     # -- the end --------------------------------------------------------------------
 
     def kill_leftovers(self) -> None:
-        """Kill every process of the run's own uid (those that escaped the process group)."""
-        if self.uid is None:
+        """Make sure no process of the run survives, and wait until they are all dead.
+
+        Under bubblewrap: kill the PID namespace's init (bwrap tells its pid through
+        --info-fd); the kernel kills every process of the namespace and the init only
+        becomes a zombie once they are all gone. Without bubblewrap: kill every process
+        of the run's own uid, including any that left the process group with setsid."""
+        if self._swept:
             return
-        for _ in range(5):  # a forking process may spawn while we sweep: repeat until none
-            pids = processes_of_uid(self.uid)
-            if not pids:
-                return
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+        self._swept = True
+        init = self._namespace_init()
+        if init is not None:
+            _kill_and_wait([init])
+        elif self.uid is not None:
+            deadline = time.monotonic() + 5.0
+            while time.monotonic() < deadline:  # a forking process may spawn while we sweep
+                pids = processes_of_uid(self.uid)
+                if not pids:
+                    return
+                _kill_and_wait(pids)
+
+    def _namespace_init(self) -> tuple[int, bytes] | None:
+        if self._info_read is None:
+            return None
+        os.set_blocking(self._info_read, False)
+        try:
+            info = json.loads(os.read(self._info_read, 4096) or b"null")
+        except (BlockingIOError, ValueError):
+            return None
+        pid = info.get("child-pid") if isinstance(info, dict) else None
+        return (pid, b"") if isinstance(pid, int) else None
 
     def cleanup(self) -> None:
         self.kill_leftovers()
-        for fd in (self.report_fd, self._report_write):
+        for fd in (self.report_fd, self._report_write, self._info_read, self._info_write):
             if fd is not None:
                 os.close(fd)
-        self.report_fd = self._report_write = None
+        self.report_fd = self._report_write = self._info_read = self._info_write = None
         if self.temp is not None:
             shutil.rmtree(self.temp, ignore_errors=True)
             self.temp = None
 
 
+def _state(pid: int) -> str | None:
+    """The process's state letter ("R", "S", "Z"...), None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0].decode()
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return None
+
+
+def _kill_and_wait(targets, timeout: float = 5.0) -> None:
+    """SIGKILL each (pid, _) or pid, then wait until each is gone or a zombie."""
+    pids = [t[0] if isinstance(t, tuple) else t for t in targets]
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    deadline = time.monotonic() + timeout
+    pause = 0.0005
+    while pids and time.monotonic() < deadline:
+        pids = [pid for pid in pids if _state(pid) not in (None, "Z", "X")]
+        if pids:
+            time.sleep(pause)
+            pause = min(pause * 2, 0.02)
+
+
 def processes_of_uid(uid: int) -> list[int]:
+    """Living (not zombie) processes whose uid is `uid`."""
     found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
-            if entry.stat().st_uid == uid:
+            if entry.stat().st_uid == uid and _state(int(entry.name)) not in (None, "Z", "X"):
                 found.append(int(entry.name))
         except FileNotFoundError:
             continue

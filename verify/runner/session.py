@@ -9,7 +9,7 @@ from typing import Sequence
 
 from verify.errors import VerifyError
 from verify.runner.build import Program, prepare
-from verify.runner.limits import Limits, prlimit_argv
+from verify.runner.limits import Limits
 from verify.runner.run import _kill_group, _processes_of_current_user
 from verify.runner.sandbox import Sandbox, isolation_name, running_as_root
 
@@ -50,8 +50,8 @@ class Session:
             argv = prepared.argv(self.args, self.limits, self._sandbox.path)
             processes = self.limits.processes + 1 if self._sandbox.uid is not None else (
                 None if running_as_root() else _processes_of_current_user() + self.limits.processes)
-            full = self._sandbox.wrap(argv, prlimit_argv(self.limits, prepared.language.memory, processes,
-                                                          prepared.language.memory_extra))
+            full = self._sandbox.wrap(argv, self.limits, prepared.language.memory,
+                                      prepared.language.memory_extra, processes)
             self._process = subprocess.Popen(
                 full, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=str(self._sandbox.visible_workdir), env=self._sandbox.environment(dict(prepared.language.env)),

@@ -110,6 +110,7 @@ class Transcript:
         self._map_first = order == "map-first"
         self._expected_rows = [desert.text().encode()[r * (desert.width + 1):(r + 1) * (desert.width + 1) - 1]
                                for r in range(desert.height)]
+        self._landmarks = [tuple(c for c, byte in enumerate(row) if byte in b"SE") for row in self._expected_rows]
         self._route_code = _RouteCodes(squares=deaths == "squares")
         # position of self._pending[0] in the output: 1-based line, 0-based column
         self._pending = b""
@@ -282,9 +283,10 @@ class Transcript:
         line = self._line
         row = raw.rstrip(b" \t\r")
         width = self.map.width
-        for column, byte in enumerate(row[:width + 1]):
-            if byte not in _MAP_ROW_BYTES:
-                raise Unreadable(line, column + 1, f"{_show(byte)} in a map row (expected one of SE1-9.#)")
+        if row.translate(None, MAP_ROW_CHARACTERS):           # some byte is not a map character: which?
+            for column, byte in enumerate(row[:width + 1]):
+                if byte not in _MAP_ROW_BYTES:
+                    raise Unreadable(line, column + 1, f"{_show(byte)} in a map row (expected one of SE1-9.#)")
         if len(row) != width or not complete:
             shown = f"{len(row)}" if complete and len(row) <= width + ROW_SLACK else f"more than {width + ROW_SLACK}"
             raise Unreadable(line, min(len(row), width) + 1,
@@ -293,16 +295,21 @@ class Transcript:
         if index == 0:
             self._start_block(line)
         expected = self._expected_rows[index]
-        for column in range(width):
+        landmarks = self._landmarks[index]                      # columns of S and E in this row of the input
+        if row.count(b"S") + row.count(b"E") != len(landmarks) or any(row[c] != expected[c] for c in landmarks):
+            self._misplaced_landmark(row, expected, index, line)
+        self._block.append(bytes(row))
+        if len(self._block) == self.map.height:
+            block, self._block = self._block, []
+            self._end_block(block, self._block_line)
+
+    def _misplaced_landmark(self, row: bytes, expected: bytes, index: int, line: int) -> None:
+        for column in range(self.map.width):
             printed, wanted = row[column], expected[column]
             if (printed in b"SE" or wanted in b"SE") and printed != wanted:
                 raise Unreadable(line, column + 1,
                                  f"row {index} of the map block of line {self._block_line} has {_show(printed)} "
                                  f"where the input has {_show(wanted)} (S and E must be where the input has them)")
-        self._block.append(bytes(row))
-        if len(self._block) == self.map.height:
-            block, self._block = self._block, []
-            self._end_block(block, self._block_line)
 
     def _start_block(self, line: int) -> None:
         self._block_line = line

@@ -109,3 +109,24 @@ def test_session_timeout(tmp_path):
         with pytest.raises(SessionError) as caught:
             session.exchange(b"hello\n", timeout=0.5)
         assert caught.value.reason == "timeout"
+
+
+RLIMITS_PROGRAM = """import os, resource
+names = ("RLIMIT_CPU", "RLIMIT_DATA", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_CORE")
+print(*(resource.getrlimit(getattr(resource, n))[0] for n in names), os.getuid() == 0)
+"""
+
+
+@pytest.mark.parametrize("helper", ["verify-init", "prlimit+setpriv"])
+def test_rlimits_reach_the_program(tmp_path, monkeypatch, helper):
+    if helper != "verify-init":
+        monkeypatch.setenv("VERIFY_HELPER", "none")
+    source = write(tmp_path, "limits.py", RLIMITS_PROGRAM)
+    limits = Limits(cpu_time=2.5, memory=300 << 20, processes=7)
+    words = run_program(Program("python", source), limits=limits).stdout.split()
+    cpu, data, nproc, fsize, core, is_root = words
+    assert (int(cpu), int(data), int(fsize), int(core)) == (3, 300 << 20, 256 << 20, 0)
+    import os
+    if os.geteuid() == 0:
+        assert is_root == b"False"          # a run never keeps root
+        assert int(nproc) == 7 + 1          # + verify-init / setpriv under the same uid

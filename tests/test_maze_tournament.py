@@ -142,3 +142,17 @@ def test_cli_errors_are_one_line(args, message, tmp_path):
     done = subprocess.run(["verify", *args], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_an_entry_that_does_not_compile_forfeits_and_fails(tmp_path):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "bad.c").write_text("int main(void) { return missing_symbol; }\n")
+    (broken / "entry.toml").write_text('challenge = "maze"\n[maze.architect]\nlanguage = "c"\nsource = "bad.c"\n'
+                                       '[maze.solver]\nlanguage = "c"\nsource = "bad.c"\n')
+    contestants = [contestant(broken), contestant(SUBMISSIONS / "theseus")]
+    result = run_tournament(contestants, [5], [1], limits=LIMITS, log_dir=tmp_path / "logs")
+    assert result.mazes[("broken", 5, 1)].forfeit.startswith("could not run:")
+    (walk,) = [m for m in result.matches if m.solver == "broken"]
+    assert walk.result.ended.startswith("could not run:") and walk.result.steps == 125
+    assert {s.name: s.score for s in result.architect_board()}["broken"] == 0.0

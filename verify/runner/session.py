@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-import selectors
+import select
 import subprocess
 import time
 from typing import Sequence
@@ -41,7 +41,6 @@ class Session:
         self._sandbox: Sandbox | None = None
         self._buffer = bytearray()
         self._stderr = bytearray()
-        self._selector: selectors.BaseSelector | None = None
 
     def __enter__(self) -> "Session":
         prepared = prepare(self.program)
@@ -62,11 +61,14 @@ class Session:
             self._sandbox.cleanup()
             raise
         self._deadline = time.monotonic() + self.limits.wall_time
-        os.set_blocking(self._process.stdout.fileno(), False)
-        os.set_blocking(self._process.stderr.fileno(), False)
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._process.stdout, selectors.EVENT_READ, "stdout")
-        self._selector.register(self._process.stderr, selectors.EVENT_READ, "stderr")
+        self._stdin_fd = self._process.stdin.fileno()
+        self._stdout_fd = self._process.stdout.fileno()
+        self._stderr_fd = self._process.stderr.fileno()
+        os.set_blocking(self._stdout_fd, False)
+        os.set_blocking(self._stderr_fd, False)
+        self._poll = select.poll()     # poll, not selectors: this is the maze's hot loop
+        self._poll.register(self._stdout_fd, select.POLLIN)
+        self._poll.register(self._stderr_fd, select.POLLIN)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -87,9 +89,6 @@ class Session:
                     pass
             self._process.wait()
             self._process = None
-        if self._selector is not None:
-            self._selector.close()
-            self._selector = None
         if self._sandbox is not None:
             self._sandbox.cleanup()
             self._sandbox = None
@@ -99,42 +98,49 @@ class Session:
         if self._process is None:
             raise SessionError("eof", "the session is closed")
         try:
-            self._process.stdin.write(text)
-            self._process.stdin.flush()
-        except (BrokenPipeError, OSError):
+            view = memoryview(text)
+            while view:   # blocking writes straight to the pipe: no buffer to flush
+                view = view[os.write(self._stdin_fd, view):]
+        except OSError:
             raise self._ended() from None
         return self.read_line(timeout)
 
     def read_line(self, timeout: float) -> bytes:
-        assert self._process is not None and self._selector is not None
-        deadline = min(time.monotonic() + timeout, self._deadline)
-        while True:
-            newline = self._buffer.find(b"\n")
-            if newline >= 0:
-                line = bytes(self._buffer[:newline])
-                del self._buffer[:newline + 1]
-                return line[:-1] if line.endswith(b"\r") else line
-            if len(self._buffer) > self.limits.output:
-                raise SessionError("output", f"a line longer than {self.limits.output} bytes",
-                                   self.stderr_tail)
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise SessionError("timeout", f"no answer within {timeout:g} s", self.stderr_tail)
-            for key, _ in self._selector.select(timeout=remaining):
-                try:
-                    chunk = os.read(key.fd, 1 << 16)
-                except BlockingIOError:
-                    continue
-                if key.data == "stderr":
-                    if chunk:
-                        self._stderr += chunk
-                        del self._stderr[:-STDERR_TAIL]
-                    else:
-                        self._selector.unregister(key.fileobj)
-                    continue
-                if not chunk:
-                    raise self._ended()
-                self._buffer += chunk
+        """The next line of output (without its newline, nor a CR before it)."""
+        if self._process is None:
+            raise SessionError("eof", "the session is closed")
+        buffer = self._buffer
+        searched = 0
+        newline = buffer.find(b"\n")
+        if newline < 0:
+            deadline = min(time.monotonic() + timeout, self._deadline)
+            while newline < 0:
+                if len(buffer) > self.limits.output:
+                    raise SessionError("output", f"a line longer than {self.limits.output} bytes",
+                                       self.stderr_tail)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise SessionError("timeout", f"no answer within {timeout:g} s", self.stderr_tail)
+                for fd, _ in self._poll.poll(remaining * 1000):
+                    try:
+                        chunk = os.read(fd, 1 << 16)
+                    except BlockingIOError:
+                        continue
+                    if fd == self._stderr_fd:
+                        if chunk:
+                            self._stderr += chunk
+                            del self._stderr[:-STDERR_TAIL]
+                        else:
+                            self._poll.unregister(fd)
+                        continue
+                    if not chunk:
+                        raise self._ended()
+                    searched = len(buffer)
+                    buffer += chunk
+                    newline = buffer.find(b"\n", searched)
+        line = bytes(buffer[:newline])
+        del buffer[:newline + 1]
+        return line[:-1] if line.endswith(b"\r") else line
 
     def _ended(self) -> SessionError:
         assert self._process is not None

@@ -122,6 +122,22 @@ def maze_check(maze_file: Path, size_range: str) -> None:
                f"shortest path {len(path) - 1} steps, score denominator {maze.score_denominator}")
 
 
+@click.command("maze")
+@click.option("--size", type=int, required=True, help="Width of the square maze.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--draw", "drawing", is_flag=True, help="Draw it instead of printing the format.")
+def gen_maze(size: int, seed: int, drawing: bool) -> None:
+    """A reference maze: recursive backtracker, start and end at the ends of its longest path."""
+    from verify.challenges.maze.generate import generate_maze
+    from verify.challenges.maze.render import draw
+
+    if not 2 <= size <= 1000:
+        raise VerifyError(f"--size: {size} is outside 2..1000")
+    maze = generate_maze(size, seed)
+    click.echo(draw(maze) if drawing else maze.to_text(), nl=False)
+
+
 def register(main: click.Group) -> None:
     main.commands["koth"].add_command(koth_maze, "maze")
+    main.commands["gen"].add_command(gen_maze, "maze")
     main.add_command(maze_group, "maze")

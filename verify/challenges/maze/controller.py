@@ -19,7 +19,8 @@ from typing import Any
 from verify.challenges.maze.match import Reply
 from verify.challenges.maze.model import CONTEST_SIZES, Maze, MazeFormatError, parse_maze
 from verify.errors import VerifyError
-from verify.runner import Limits, Program, RunResult, Session, SessionError, run_program
+from verify.runner import CompileError, Limits, Program, RunResult, Session, SessionError, run_program
+from verify.verdict import Status
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class BuiltMaze:
     forfeit: str | None = None
     wall_time: float = 0.0
     output: str = ""                   # what it printed (kept short), for the log
+    status: Status = Status.ACCEPTED   # the forfeit as a shared verdict status (for `verify check`)
 
     def to_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {"type": "architect", "size": self.size, "seed": self.seed,
@@ -91,17 +93,21 @@ def build_maze(program: Program, size: int, seed: int, limits: MazeLimits = Maze
     try:
         result = run_program(program, stdin=f"{request}\n".encode(), args=(str(size), str(seed)),
                              limits=limits.architect)
-    except VerifyError as error:   # compile error, missing interpreter
-        return BuiltMaze(size, seed, None, f"could not run: {error}")
+    except CompileError as error:
+        return BuiltMaze(size, seed, None, f"could not run: {error}", status=Status.COMPILE_ERROR)
+    except VerifyError as error:   # a missing interpreter: not the entry's fault
+        return BuiltMaze(size, seed, None, f"could not run: {error}", status=Status.JUDGE_ERROR)
     output = (result.stdout or b"")[:300].decode("ascii", "replace")
     failure = run_failure(result, limits.architect.wall_time)
     if failure:
-        return BuiltMaze(size, seed, None, failure, result.wall_time, output)
+        status = {"time": Status.TIME_LIMIT, "memory": Status.MEMORY_LIMIT,
+                  "output": Status.OUTPUT_LIMIT}.get(result.limit or "", Status.RUNTIME_ERROR)
+        return BuiltMaze(size, seed, None, failure, result.wall_time, output, status)
     try:
         maze = parse_maze(result.stdout or b"", limits.sizes, expected_size=size)
     except MazeFormatError as error:
         return BuiltMaze(size, seed, None, f"invalid maze: {str(error).removeprefix('maze: ')}",
-                         result.wall_time, output)
+                         result.wall_time, output, Status.WRONG)
     return BuiltMaze(size, seed, maze, None, result.wall_time)
 
 

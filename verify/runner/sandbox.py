@@ -146,16 +146,23 @@ def isolation_name() -> str:
     return "+".join(parts)
 
 
-def _under(path: Path, folder: Path) -> bool:
-    try:
-        path.relative_to(folder)
-        return True
-    except ValueError:
-        return False
+def _under(path: Path | str, folder: Path | str) -> bool:
+    """`path` is `folder` or inside it (string test: this runs several times per run)."""
+    path, folder = str(path), str(folder).rstrip("/") or "/"
+    return path == folder or path.startswith(folder + "/") or folder == "/"
 
 
-def _is_system_path(path: Path) -> bool:
-    return any(_under(path, Path(d)) for d in SYSTEM_DIRS)
+def _is_system_path(path: Path | str) -> bool:
+    return any(_under(path, d) for d in SYSTEM_DIRS)
+
+
+def _parents(path: str) -> list[str]:
+    found = []
+    while True:
+        path = os.path.dirname(path)
+        if path in ("/", ""):
+            return found
+        found.append(path)
 
 
 @dataclass
@@ -200,7 +207,7 @@ class Sandbox:
         assert self.temp is not None
         if self.copy_workdir:
             copy = self.temp / "work"
-            shutil.copytree(self.workdir, copy, symlinks=True)
+            shutil.copytree(self.workdir, copy, symlinks=True, copy_function=shutil.copy)
             if self.uid is not None:
                 for root, dirs, files in os.walk(copy):
                     for name in (root, *(os.path.join(root, d) for d in dirs),
@@ -278,8 +285,8 @@ class Sandbox:
         # bubblewrap would create the parents of a mount point with the host's modes
         # (/root is 0700): create them world-traversable first, or the program's uid
         # could not reach its interpreter or artefact.
-        parents = sorted({str(a) for p in [*mounts, self.workdir] for a in p.parents
-                          if str(a) != "/" and not _is_system_path(a)}, key=lambda d: d.count("/"))
+        parents = sorted({a for p in [*mounts, self.workdir] for a in _parents(str(p))
+                          if not _is_system_path(a)}, key=lambda d: d.count("/"))
         for parent in parents:
             command += ["--perms", "0755", "--dir", parent]
         for path in mounts:

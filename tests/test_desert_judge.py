@@ -22,6 +22,16 @@ def test_worked_example_is_accepted():
     assert verdict.warnings == []
 
 
+@pytest.mark.parametrize("variant", [
+    SPEC_OUTPUT.replace(b"\n", b"\r\n"),                       # Windows line endings
+    SPEC_OUTPUT[:-1],                                           # no newline after the last map row
+    b"  D+0 \n\tD+0\n\nD+0 D+0\n" + SPEC_MOVES[16:] + b"\n" + SPEC_FINAL.replace(b"S.\n", b"S.  \n") + b"\n\n",
+])
+def test_whitespace_tolerance(variant):
+    verdict = judge_bytes(SPEC_MAP, variant, chunk_size=3)
+    assert verdict.accepted, verdict.message
+
+
 def test_a_death_then_the_win_is_accepted():
     verdict = judge_bytes(SPEC_MAP, DEATH + DEATH_MAP + SPEC_OUTPUT)
     assert verdict.accepted, verdict.message

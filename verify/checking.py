@@ -127,6 +127,9 @@ def run_checks(checks: list[EntryCheck], limits: Limits, jobs: int | None = None
                 except VerifyError as error:
                     check.error = str(error)
                 done += 1
+                if on_result:
+                    for result in check.results:
+                        on_result(result, done, total)
                 continue
             check, index = futures[future]
             result = future.result()

@@ -70,8 +70,17 @@ def persistent(steps: int, rounds: int) -> None:
         with tempfile.TemporaryDirectory() as folder, LogWriter(Path(folder) / "bench.jsonl") as log:
             with PersistentSolver(FIRST_MOVE, LIMITS) as solver:
                 solver(match.state())                      # start the session outside the timing
+                in_exchange = 0.0
+
+                def timed(state: bytes):
+                    nonlocal in_exchange
+                    begin = time.perf_counter()
+                    reply = solver(state)
+                    in_exchange += time.perf_counter() - begin
+                    return reply
+
                 start = time.perf_counter()
-                result = match.play(solver, log, patience=0)
+                result = match.play(timed, log, patience=0)
                 ours = time.perf_counter() - start
                 session = solver._session                  # the runner's exchange alone, same process
                 start = time.perf_counter()
@@ -83,6 +92,9 @@ def persistent(steps: int, rounds: int) -> None:
         print(f"  round {round_number}: raw pipe (same C program, no sandbox) {steps / raw_time:8.0f} steps/s; "
               f"Session.exchange alone {steps / exchange_only:7.0f}/s; "
               f"controller (fog + Session + parse + JSON log) {steps / ours:7.0f}/s; ratio {raw_time / ours:.2f}")
+        print(f"           per step: raw {raw_time / steps * 1e6:.1f} us; exchange alone {exchange_only / steps * 1e6:.1f} us; "
+              f"in the controller: exchange {in_exchange / steps * 1e6:.1f} us + "
+              f"the maze layer {(ours - in_exchange) / steps * 1e6:.1f} us")
     print(f"  median ratio controller/raw: {statistics.median(ratios):.2f} (target >= 0.50)")
 
 

@@ -282,7 +282,7 @@ def test_the_jit_fallback_plays_like_the_ahead_of_time_module():
                         np.ascontiguousarray(compiled.tables.reshape(-1)), params, water, visited, state, digest)
         results.append((reason, state.tolist(), digest.tolist(), water.tolist(), visited.tolist()))
     assert results[0] == results[1]
-    assert results[0][0] == 4 and results[0][1][2] == 5      # stops before the dying 6th turn (D+0)
+    assert results[0][0] == 4 and results[0][1][2] == 6      # stops after the dying 6th turn (D+0)
 
 
 def test_without_a_kernel_the_exact_path_judges(monkeypatch):

@@ -205,6 +205,7 @@ class FastTranscript(Transcript):
         self._state = np.zeros(STATE_COUNT, dtype=np.int64)
         self._digest = np.zeros(2, dtype=np.uint64)
         self._views: tuple[Any, np.ndarray, np.ndarray] | None = None
+        self._refused = -1
         self._separators = frozenset(notation.separator_bytes)
         self.kernel_turns = 0       # turns the kernel played (a statistic)
         self.stops = [0] * len(REASONS)
@@ -221,6 +222,7 @@ class FastTranscript(Transcript):
         data = self._pending
         pos, end = 0, len(data)
         buffer = np.frombuffer(data, dtype=np.uint8)
+        self._refused = -1          # where in ``data`` the kernel last refused a token
         try:
             while pos < end:
                 if self._column == 0 and data[pos] in _MAP_ROW_BYTES:
@@ -241,7 +243,8 @@ class FastTranscript(Transcript):
                                      f"the map block of line {self._block_line} has {len(self._block)} rows, "
                                      f"expected {self.map.height}")
                 game = self._game
-                if game is not None and game.outcome is Outcome.ALIVE and not self._prefix_allowed:
+                if (game is not None and game.outcome is Outcome.ALIVE and not self._prefix_allowed
+                        and self._refused != pos):
                     reason, read = self._kernel(game, buffer, pos, end, final)
                     if read > pos:
                         self._advance(data, pos, read)
@@ -256,7 +259,7 @@ class FastTranscript(Transcript):
                     stop, complete = end, final
                     if not final and end - pos < LONG_LINE:
                         break
-                read = self._moves(data, pos, stop, complete)
+                read = self._moves(data, pos, stop, complete, end, final)
                 self._advance(data, pos, read)
                 pos = read
                 if read < stop:
@@ -264,7 +267,13 @@ class FastTranscript(Transcript):
         finally:
             self._pending = data[pos:]
 
-    def _moves(self, data: bytes, start: int, stop: int, complete: bool) -> int:
+    def _moves(self, data: bytes, start: int, stop: int, complete: bool,
+               reach: int | None = None, final: bool = False) -> int:
+        """The exact path's ``_moves`` (one line: ``data[start:stop]``), where the kernel reads
+        first, on past ``stop`` up to ``reach`` (the end of the data, ``final`` if nothing
+        follows): the first line of an attempt and the rest of its moves in one call."""
+        if reach is None:
+            reach, final = stop, complete
         separators = self._separators
         pos = start
         while pos < stop and data[pos] in separators:
@@ -285,23 +294,24 @@ class FastTranscript(Transcript):
         saved = (self._line, self._column)
         cursor = start
         try:
-            while pos < stop:
-                if game.outcome is not Outcome.ALIVE:
-                    break
-                reason, pos = self._kernel(game, buffer, pos, stop, complete)
-                if pos >= stop or reason == R_CHUNK_END:
-                    return pos
+            while pos < reach and game.outcome is Outcome.ALIVE:
+                if pos != self._refused:
+                    reason, pos = self._kernel(game, buffer, pos, reach, final)
+                    if pos >= stop or reason == R_CHUNK_END:
+                        return pos          # past this line, the reading loop takes over
+                    if reason == R_DEATH:
+                        break               # the rest of the line: the exact path, below
                 # the exact path reads the refused token, up to the end of its line
                 self._advance(data, cursor, pos)
                 cursor = pos
-                line_end = data.find(b"\n", pos, stop)
-                limit, whole = (line_end + 1, True) if line_end >= 0 else (stop, complete)
+                line_end = data.find(b"\n", pos, reach)
+                limit, whole = (line_end + 1, True) if line_end >= 0 else (reach, final)
                 read = super()._moves(data[pos:limit], 0, limit - pos, whole)
                 self._advance(data, cursor, pos + read)
                 cursor = pos = pos + read
-                if pos < limit:
+                if pos < limit or pos >= stop:
                     return pos
-            if pos < stop:
+            if pos < stop:              # after the end of the attempt: the exact path's verdict
                 self._advance(data, cursor, pos)
                 cursor = pos
                 pos += super()._moves(data[pos:stop], 0, stop - pos, complete)
@@ -310,29 +320,32 @@ class FastTranscript(Transcript):
             self._line, self._column = saved
 
     def _kernel(self, game, buffer: np.ndarray, pos: int, stop: int, complete: bool) -> tuple[int, int]:
+        """One call of the compiled loop from ``pos``; returns (stop reason, where it stopped)."""
         views = self._views
         if views is None or views[0] is not game:
             views = self._views = (game, np.frombuffer(game.water, dtype=np.uint8),
                                    np.frombuffer(game.visited, dtype=np.uint8))
         state, digest = self._state, self._digest
-        state[S_POSITION] = game.row * self.map.width + game.col
-        state[S_CARRIED] = game.carried
-        state[S_TURNS] = game.turns
-        state[S_DRAWN] = game.drawn
-        digest[0], digest[1] = self._route.value
-        reason = int(self._replay(buffer, pos, stop, complete, self._tables, self._params,
-                                  views[1], views[2], state, digest))
-        played = int(state[S_TURNS]) - game.turns
+        state[:4] = (game.row * self.map.width + game.col, game.carried, game.turns, game.drawn)
+        digest[:] = self._route.value
+        reason = self._replay(buffer, pos, stop, complete, self._tables, self._params,
+                              views[1], views[2], state, digest)
+        position, carried, turns, drawn, stopped, _ = state.tolist()
+        played = turns - game.turns
         if played:
-            game.row, game.col = divmod(int(state[S_POSITION]), self.map.width)
-            game.carried = int(state[S_CARRIED])
-            game.turns += played
+            game.row, game.col = divmod(position, self.map.width)
+            game.carried = carried
+            game.turns = turns
             game.consumed += played
-            game.drawn = int(state[S_DRAWN])
-            self._route.value = (int(digest[0]), int(digest[1]))
+            game.drawn = drawn
+            self._route.value = tuple(digest.tolist())
             self.kernel_turns += played
+            if reason == R_DEATH:           # the loop played the dying turn
+                game.outcome, game.ended_on = Outcome.DEAD, turns
+        elif reason != R_CHUNK_END:
+            self._refused = stopped         # the exact path reads from here: do not ask again
         self.stops[reason] += 1
-        return reason, int(state[S_STOP])
+        return reason, stopped
 
 
 def make_transcript(desert: DesertMap, notation: Notation = STANDARD, order: str = "moves-first",

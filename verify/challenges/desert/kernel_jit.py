@@ -1,9 +1,9 @@
 """The compiled replay loop (numba). Imported only by :mod:`kernel`, lazily: numba is slow to import.
 
 One pass over raw output bytes that tokenises AND replays ordinary turns. It plays a turn
-only when the turn is legal and leaves the traveller alive and off E; anything else (an
-illegal turn, a death, a win, a byte that starts no token, a token of an unusual shape such
-as several digits) stops it *before* that token, and the exact engine reads and plays the
+only when the turn is legal and does not reach E, and stops after a turn that kills the
+traveller; anything else (an illegal turn, a win, a byte that starts no token, a token of
+an unusual shape such as several digits) stops it *before* that token, and the exact engine reads and plays the
 token and words the verdict. A token cut by the end of the bytes given is not consumed
 either (unless ``final``): the caller hands those few bytes back with the next chunk.
 
@@ -44,7 +44,7 @@ R_CHUNK_END = 0     # ran out of bytes (a cut token may be left)
 R_NOT_A_TOKEN = 1   # a byte that starts no token here, or an unusual token shape
 R_OFF_GRID = 2
 R_ILLEGAL = 3       # breaks a water rule: the exact engine says which
-R_DEATH = 4
+R_DEATH = 4         # the dying turn IS played (a legal turn); nothing after it is
 R_WIN = 5
 
 # direction index -> (row delta, column delta), in the order U D L R
@@ -169,17 +169,11 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
                 from_well = -amount
             else:
                 from_well = 5 - left
-            if left + from_well == 0:
-                reason = R_DEATH
-                break
             left += from_well
             drawn += from_well
         elif kind == 1:
             if amount > tile or left + amount > 5:
                 reason = R_ILLEGAL
-                break
-            if left + amount == 0:
-                reason = R_DEATH
                 break
             water[square_at] = tile - amount
             left += amount
@@ -187,16 +181,10 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
             if amount > left or tile + amount > 9:
                 reason = R_ILLEGAL
                 break
-            if left == amount:
-                reason = R_DEATH
-                break
             water[square_at] = tile + amount
             left -= amount
         else:
             taken = min(5 - left, tile)
-            if left + taken == 0:
-                reason = R_DEATH
-                break
             water[square_at] = tile - taken
             left += taken
         visited[square_at] = 1
@@ -214,6 +202,9 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
         h2 = (h2 + code) * MIX2
         h2 ^= h2 >> SHIFT2
         i = j
+        if left == 0:
+            reason = R_DEATH                # played: the caller marks the attempt dead
+            break
 
     state[S_POSITION] = square
     state[S_CARRIED] = carried

@@ -4,10 +4,11 @@
 exact path tokenises a stretch of moves and plays it through :meth:`Crossing.play`, it
 first lets the kernel (:mod:`kernel_jit`) replay that stretch straight from the bytes,
 into the same :class:`Crossing` (the kernel works on numpy views of its water and visited
-bytearrays and writes its scalars back). The kernel stops before any token it does not
-play as an ordinary turn (illegal, dying, winning, unusual); the exact path then reads
-from there, for one line at most, and hands back. So every verdict and message comes
-from the exact engine, on either path.
+bytearrays and writes its scalars back). The kernel plays legal turns that do not reach
+E (a dying turn too: the attempt is then marked dead, as the engine does) and stops before
+any other token (illegal, winning, unusual, a map row); the exact path then reads from
+there, for one line at most, and hands back. So every verdict and message comes from the
+exact engine, on either path.
 
 Route identity. The exact path names a route by BLAKE2b over its turns; that cannot run
 at the kernel's speed, so a :class:`FastTranscript` names every route (whichever path
@@ -33,6 +34,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+import threading
 from functools import cache
 from pathlib import Path
 from typing import Any, Callable
@@ -110,9 +112,17 @@ def _ahead_of_time() -> Callable | None:
     return None
 
 
+_LOADING = threading.Lock()      # judges built in parallel threads build the module once
+
+
 @cache
 def compiled_replay() -> Callable | None:
     """The compiled loop, or None when there is none (the exact path judges alone)."""
+    with _LOADING:
+        return _load()
+
+
+def _load() -> Callable | None:
     mode = os.environ.get(ENVIRONMENT_SWITCH, "")
     if mode == "0":
         return None

@@ -7,13 +7,13 @@ it is kept as the yardstick the reference solver is benchmarked against.
 """
 from __future__ import annotations
 
+import sys
 import time
 
 from verify.challenges.arrows.model import Puzzle
+from verify.challenges.arrows.solver import SearchBudgetExceeded
 
 
-class SearchBudgetExceeded(Exception):
-    """The search ran past its deadline or node budget."""
 
 
 def naive_solutions(puzzle: Puzzle, limit: int = 1, *, deadline: float | None = None,
@@ -71,7 +71,6 @@ def naive_solutions(puzzle: Puzzle, limit: int = 1, *, deadline: float | None = 
                 return True
         return False
 
-    import sys
     if sys.getrecursionlimit() < size + 100:
         sys.setrecursionlimit(size + 100)
     extend()

@@ -31,11 +31,15 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from verify.challenges.arrows.model import NO_ARROW, Puzzle
+from verify.challenges.arrows.model import NO_ARROW, STEPS, Puzzle
 
 
 class _Contradiction(Exception):
     pass
+
+
+class SearchBudgetExceeded(Exception):
+    """A search ran past its node budget or deadline."""
 
 
 @dataclass
@@ -58,11 +62,68 @@ class _Geometry:
             for other in puzzle.ray(cell):
                 self.succ[cell] |= 1 << other
                 self.pred[other] |= 1 << cell
+        # Bitboard slides (Kogge-Stone fills) move a whole set of cells along their rays at once.
+        rows, cols = puzzle.rows, puzzle.cols
+        board = (1 << size) - 1
+        self.arrow_cells = [0] * len(STEPS)
+        for cell, direction in enumerate(puzzle.arrows):
+            if direction != NO_ARROW:
+                self.arrow_cells[direction] |= 1 << cell
+        levels = max(rows, cols).bit_length()
+        self.slides = []       # per direction: (shift, masks of cells enterable 1, 2, 4... steps on)
+        for d_row, d_col in STEPS:
+            shift = d_row * cols + d_col
+            enterable = 0
+            for cell in range(size):
+                row, col = divmod(cell, cols)
+                if 0 <= row - d_row < rows and 0 <= col - d_col < cols:
+                    enterable |= 1 << cell
+            masks = [enterable]
+            for level in range(1, levels + 1):
+                previous = masks[-1]
+                masks.append(previous & _shift(previous, shift << (level - 1), board))
+            self.slides.append((shift, masks))
+        self.board = board
+
+    def _fill(self, cells: int, direction: int) -> int:
+        """Every cell on the rays from ``cells`` in ``direction`` (not the cells themselves)."""
+        shift, masks = self.slides[direction]
+        if shift > 0:
+            fill = (cells << shift) & masks[0]
+            for mask in masks[:-1]:
+                fill |= mask & (fill << shift)
+                shift <<= 1
+        else:
+            shift = -shift
+            fill = (cells >> shift) & masks[0]
+            for mask in masks[:-1]:
+                fill |= mask & (fill >> shift)
+                shift <<= 1
+        return fill
+
+    def forward(self, cells: int) -> int:
+        """Every cell on the ray of some cell of ``cells``."""
+        out = 0
+        for direction, arrows in enumerate(self.arrow_cells):
+            if cells & arrows:
+                out |= self._fill(cells & arrows, direction)
+        return out
+
+    def backward(self, cells: int) -> int:
+        """Every cell whose ray holds some cell of ``cells``."""
+        out = 0
+        for direction, arrows in enumerate(self.arrow_cells):
+            out |= self._fill(cells, (direction + 4) % 8) & arrows
+        return out
+
+
+def _shift(cells: int, shift: int, board: int) -> int:
+    return (cells << shift) & board if shift >= 0 else cells >> -shift
 
 
 class _State:
     __slots__ = ("nxt", "prv", "num", "cell_of", "used", "head_of", "tail_of", "length",
-                 "open_heads", "open_tails", "links")
+                 "open_heads", "open_tails", "links", "unnumbered")
 
     def copy(self) -> "_State":
         other = _State.__new__(_State)
@@ -77,6 +138,7 @@ class _State:
         other.open_heads = self.open_heads
         other.open_tails = self.open_tails
         other.links = self.links
+        other.unnumbered = self.unnumbered
         return other
 
 
@@ -94,6 +156,7 @@ def _initial_state(puzzle: Puzzle, geo: _Geometry) -> _State:
     state.open_heads = (1 << size) - 1
     state.open_tails = ((1 << size) - 1) & ~(1 << geo.last)
     state.links = 0
+    state.unnumbered = (1 << size) - 1
     numbers = list(puzzle.numbers)
     numbers[geo.last] = size   # the arrowless cell holds N*N (the spec's rule)
     for cell, number in enumerate(numbers):
@@ -108,6 +171,7 @@ def _assign(state: _State, cell: int, number: int, size: int) -> None:
     state.num[cell] = number
     state.cell_of[number] = cell
     state.used |= 1 << number
+    state.unnumbered &= ~(1 << cell)
     if number == 1:
         state.open_heads &= ~(1 << cell)
 
@@ -153,8 +217,115 @@ def _longest_free_run(used: int, size: int) -> int:
     return best
 
 
-def _possible(state: _State, geo: _Geometry, a: int, b: int, max_free: int) -> bool:
+def _assign_segment(state: _State, cell: int, number: int, size: int) -> None:
+    """Give ``cell`` the number ``number``, and its whole (unnumbered) segment the numbers around it."""
+    if state.num[cell]:
+        if state.num[cell] != number:
+            raise _Contradiction
+        return
+    head, offset = cell, 0
+    while state.prv[head] >= 0:
+        head, offset = state.prv[head], offset + 1
+    here, value = head, number - offset
+    for _ in range(state.length[head]):
+        _assign(state, here, value, size)
+        here, value = state.nxt[here], value + 1
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tuple[int, int]],
+                                                            tuple[int, int] | None]:
+    """Which numbers each cell can still take, from reachability between placed numbers.
+
+    Between placed numbers x (cell p) and y (cell q), number x+k can only be on a
+    cell reachable from p in k steps and reaching q in y-x-k steps, through
+    unnumbered cells, following known links. Returns (options per cell as a
+    bitset of numbers, forced (cell, number) pairs, the free number with the
+    fewest cells as (number, cells) for branching). Raises _Contradiction.
+    """
+    size = geo.size
+    num, nxt, prv, cell_of = state.num, state.nxt, state.prv, state.cell_of
+    free_cells, open_heads, open_tails = state.unnumbered, state.open_heads, state.open_tails
+    options = [1 << n if n else 0 for n in num]
+    forced: list[tuple[int, int]] = []
+    best: tuple[int, int] | None = None
+    best_count = size + 1
+
+    def record(number: int, cells: int) -> None:
+        nonlocal best, best_count
+        bit = 1 << number
+        count = 0
+        rest = cells
+        while rest:
+            low = rest & -rest
+            options[low.bit_length() - 1] |= bit
+            rest ^= low
+            count += 1
+        if count == 1:
+            forced.append((cells.bit_length() - 1, number))
+        elif count < best_count:
+            best, best_count = (number, cells), count
+
+    forward, backward = geo.forward, geo.backward
+    previous = 0
+    for number in range(1, size + 1):
+        if cell_of[number] < 0:
+            continue
+        gap = number - previous
+        if gap > 1:
+            layers_back = [1 << cell_of[number]]
+            layer = layers_back[0]
+            for _ in range(1, gap):
+                reach = backward(layer & open_heads) & open_tails
+                linked = layer & ~open_heads
+                while linked:
+                    low = linked & -linked
+                    before = prv[low.bit_length() - 1]
+                    if before >= 0:
+                        reach |= 1 << before
+                    linked ^= low
+                layer = reach & free_cells
+                if not layer:
+                    raise _Contradiction
+                layers_back.append(layer)
+            if previous:
+                layer = 1 << cell_of[previous]
+                for step in range(1, gap):
+                    reach = forward(layer & open_tails) & open_heads
+                    linked = layer & ~open_tails
+                    while linked:
+                        low = linked & -linked
+                        after = nxt[low.bit_length() - 1]
+                        if after >= 0:
+                            reach |= 1 << after
+                        linked ^= low
+                    layer = reach & free_cells & layers_back[gap - step]
+                    if not layer:
+                        raise _Contradiction
+                    record(previous + step, layer)
+            else:  # 1 not placed yet: the path may start anywhere
+                for step in range(1, gap):
+                    record(step, layers_back[gap - step])
+        previous = number
+    for cell in _bits(free_cells):
+        bits = options[cell]
+        if not bits:
+            raise _Contradiction
+        if not bits & (bits - 1):
+            forced.append((cell, bits.bit_length() - 1))
+    return options, forced, best
+
+
+def _possible(state: _State, geo: _Geometry, a: int, b: int, max_free: int, options: list[int]) -> bool:
     """May the tail a be followed by the head b (b on a's ray, no loop)? See the module text."""
+    if not (options[a] << 1) & options[b]:
+        return False
     num, used = state.num, state.used
     xa, yb = num[a], num[b]
     if xa:
@@ -179,114 +350,126 @@ def _possible(state: _State, geo: _Geometry, a: int, b: int, max_free: int) -> b
     return state.length[head_a] + state.length[b] <= max_free
 
 
-def _successors(state: _State, geo: _Geometry, a: int, max_free: int) -> list[int]:
-    options = []
-    mask = geo.succ[a] & state.open_heads & ~(1 << state.head_of[a])
-    while mask:
-        low = mask & -mask
-        b = low.bit_length() - 1
-        mask ^= low
-        if _possible(state, geo, a, b, max_free):
-            options.append(b)
-    return options
+# A branching point: a list of alternative moves, each ("link", a, b) or ("number", cell, n).
+_Move = tuple[str, int, int]
 
 
-def _predecessors(state: _State, geo: _Geometry, b: int, max_free: int) -> list[int]:
-    options = []
-    mask = geo.pred[b] & state.open_tails & ~(1 << state.tail_of[b])
-    while mask:
-        low = mask & -mask
-        a = low.bit_length() - 1
-        mask ^= low
-        if _possible(state, geo, a, b, max_free):
-            options.append(a)
-    return options
+def _propagate(state: _State, geo: _Geometry) -> list[_Move] | None:
+    """Apply forced numbers and links until none is left.
 
-
-def _propagate(state: _State, geo: _Geometry) -> tuple[bool, int, list[int]] | None:
-    """Apply forced links until none is left.
-
-    Returns None when solved, else the best branching point: (is_tail, cell, options),
-    where is_tail says whether the options are successors of a tail or predecessors of a head.
-    Raises _Contradiction.
+    Returns None when solved, else the moves of the best branching point (fewest
+    alternatives). Raises _Contradiction. The cheap link sweeps run to a fixed
+    point with the number options last computed (stale options only allow more,
+    so they stay sound); the costly number options are recomputed only then.
     """
     size = geo.size
+    options, forced, number_choice = _number_options(state, geo)
+    fresh = True
     while True:
         if state.links == size - 1:
             return None
-        changed = False
-        best: tuple[bool, int, list[int]] | None = None
-        max_free = _longest_free_run(state.used, size)
-        mask = state.open_tails
-        while mask:
-            low = mask & -mask
-            a = low.bit_length() - 1
-            mask ^= low
-            if not (state.open_tails >> a) & 1:
-                continue
-            options = _successors(state, geo, a, max_free)
-            if not options:
-                raise _Contradiction
-            if len(options) == 1:
-                _link(state, a, options[0], size)
-                changed = True
-            elif not changed and (best is None or len(options) < len(best[2])):
-                best = (True, a, options)
-        mask = state.open_heads
-        while mask:
-            low = mask & -mask
-            b = low.bit_length() - 1
-            mask ^= low
-            if not (state.open_heads >> b) & 1:
-                continue
-            options = _predecessors(state, geo, b, max_free)
-            if not options:
-                # nothing can come before b: its segment starts the path
-                if state.num[b] or (state.used >> 1) & 1:
-                    raise _Contradiction
-                cell = b
-                for number in range(1, state.length[b] + 1):
-                    _assign(state, cell, number, size)
-                    cell = state.nxt[cell]
-                changed = True
-            elif len(options) == 1:
-                _link(state, options[0], b, size)
-                changed = True
-            elif not changed and (best is None or len(options) < len(best[2])):
-                best = (False, b, options)
-        if not changed:
-            assert best is not None
+        if forced:
+            for cell, number in forced:
+                _assign_segment(state, cell, number, size)
+            forced = []
+            fresh = False
+            continue
+        best = _sweep_links(state, geo, options)
+        if best is None:          # some link was forced
+            fresh = False
+            continue
+        if fresh:
+            if number_choice is not None and number_choice[1].bit_count() < len(best):
+                number, cells = number_choice
+                return [("number", cell, number) for cell in _bits(cells)]
             return best
+        options, forced, number_choice = _number_options(state, geo)
+        fresh = True
+
+
+def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Move] | None:
+    """One pass over open tails and heads, making every forced link.
+
+    Returns None when something changed, else the tail's or head's alternatives
+    that are fewest (a branching point). Raises _Contradiction.
+    """
+    size = geo.size
+    succ, pred = geo.succ, geo.pred
+    best: list[_Move] | None = None
+    changed = False
+    max_free = _longest_free_run(state.used, size)
+    for a in _bits(state.open_tails):
+        if not (state.open_tails >> a) & 1:
+            continue
+        mask = succ[a] & state.open_heads & ~(1 << state.head_of[a])
+        nexts = [b for b in _bits(mask) if _possible(state, geo, a, b, max_free, options)]
+        if not nexts:
+            raise _Contradiction
+        if len(nexts) == 1:
+            _link(state, a, nexts[0], size)
+            changed = True
+        elif not changed and (best is None or len(nexts) < len(best)):
+            best = [("link", a, b) for b in nexts]
+    for b in _bits(state.open_heads):
+        if not (state.open_heads >> b) & 1:
+            continue
+        mask = pred[b] & state.open_tails & ~(1 << state.tail_of[b])
+        befores = [a for a in _bits(mask) if _possible(state, geo, a, b, max_free, options)]
+        if not befores:
+            # nothing can come before b: its segment starts the path
+            if state.num[b] or (state.used >> 1) & 1:
+                raise _Contradiction
+            _assign_segment(state, b, 1, size)
+            changed = True
+        elif len(befores) == 1:
+            _link(state, befores[0], b, size)
+            changed = True
+        elif not changed and (best is None or len(befores) < len(best)):
+            best = [("link", a, b) for a in befores]
+    if changed:
+        return None
+    assert best is not None
+    return best
+
+
+def _apply(state: _State, move: _Move, size: int) -> None:
+    kind, first, second = move
+    if kind == "link":
+        _link(state, first, second, size)
+    else:
+        _assign_segment(state, first, second, size)
 
 
 def _search(state: _State, geo: _Geometry, limit: int, found: list[tuple[int, ...]],
-            stats: SolveStats) -> None:
+            stats: SolveStats, max_nodes: int | None) -> None:
     stats.nodes += 1
+    if max_nodes is not None and stats.nodes > max_nodes:
+        raise SearchBudgetExceeded(f"more than {max_nodes} search nodes")
     try:
-        choice = _propagate(state, geo)
+        moves = _propagate(state, geo)
     except _Contradiction:
         return
-    if choice is None:
+    if moves is None:
         found.append(tuple(state.num))
         return
     stats.branches += 1
-    is_tail, cell, options = choice
-    for option in options:
+    for move in moves:
         child = state.copy()
         try:
-            if is_tail:
-                _link(child, cell, option, geo.size)
-            else:
-                _link(child, option, cell, geo.size)
+            _apply(child, move, geo.size)
         except _Contradiction:
             continue
-        _search(child, geo, limit, found, stats)
+        _search(child, geo, limit, found, stats, max_nodes)
         if len(found) >= limit:
             return
 
 
-def solutions(puzzle: Puzzle, limit: int = 2, stats: SolveStats | None = None) -> list[Puzzle]:
-    """Up to ``limit`` distinct solutions of ``puzzle`` (fewer means there are no more)."""
+def solutions(puzzle: Puzzle, limit: int = 2, stats: SolveStats | None = None,
+              max_nodes: int | None = None) -> list[Puzzle]:
+    """Up to ``limit`` distinct solutions of ``puzzle`` (fewer means there are no more).
+
+    With ``max_nodes``, raises SearchBudgetExceeded past that many search nodes.
+    """
     geo = _Geometry(puzzle)
     stats = stats if stats is not None else SolveStats()
     found: list[tuple[int, ...]] = []
@@ -298,7 +481,7 @@ def solutions(puzzle: Puzzle, limit: int = 2, stats: SolveStats | None = None) -
     old_limit = sys.getrecursionlimit()
     if old_limit < depth_needed:
         sys.setrecursionlimit(depth_needed)
-    _search(state, geo, limit, found, stats)
+    _search(state, geo, limit, found, stats, max_nodes)
     stats.solutions = len(found)
     return [puzzle.with_numbers(numbers) for numbers in found]
 
@@ -314,4 +497,4 @@ def solve(puzzle: Puzzle) -> Puzzle | None:
     return found[0] if found else None
 
 
-__all__ = ["solve", "solutions", "count_solutions", "SolveStats", "NO_ARROW"]
+__all__ = ["solve", "solutions", "count_solutions", "SolveStats", "SearchBudgetExceeded"]

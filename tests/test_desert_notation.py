@@ -75,3 +75,10 @@ def test_notation_from_a_toml_file(tmp_path):
     notation = resolve("arrows.toml", tmp_path)
     assert notation.tokenizer().tokenize(b"^v*<\n", 0, True)[0] == [
         Turn("U", PICK, 0), Turn("D", FILL, 0), Turn("L", PICK, 0)]
+
+
+def test_notations_compare_and_hash_by_value():
+    again = resolve(LRUD_XY.to_table())
+    assert again.modifier_actions == LRUD_XY.modifier_actions
+    assert hash(resolve(LRUD_XY.to_table())) == hash(again)
+    assert len({STANDARD, resolve("standard")}) == 1

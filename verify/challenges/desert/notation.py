@@ -90,6 +90,10 @@ class Notation:
     description: str = ""
     _compiled: "Tokenizer | None" = field(default=None, compare=False, repr=False)
 
+    def __hash__(self) -> int:  # the tables are dicts: hash what they hold (options may be cached by value)
+        return hash((self.name, tuple(self.directions.items()), tuple(self.actions.items()),
+                     self.separators, self.prefix, self.pattern))
+
     # ---------------------------------------------------------- what a compiled replayer needs
 
     @property

@@ -118,6 +118,9 @@ def judge_run(entry: Entry, case: TestCase, limits: Limits = Limits()) -> CaseRe
         judge = _GuardedJudge(entry.challenge.judge(entry.options, case))
     except VerifyError as error:
         return CaseResult(entry.label, case.name, Verdict(Status.JUDGE_ERROR, str(error)))
+    input_for = getattr(entry.challenge, "input_for", None)  # the case in the entry's own dialect (arrows)
+    if input_for is not None:
+        case = input_for(entry.options, case)
     if entry.input == "args":
         stdin, args = b"", (case.args or (case.input.decode("utf-8", "replace"),))
     else:

@@ -1,0 +1,74 @@
+"""The arrow-path (Signpost) contest: read a puzzle, print the solved board; fewest bytes wins.
+
+Rooms: ``model`` (the board, parsing, writing, rays, candidates), ``checker``
+(the rules: first error of a filled board), ``solver`` (the reference solver),
+``naive`` (the spec's depth-first search, the baseline), ``generator``
+(unique puzzles), ``judge`` (a program's output, streamed), ``cli``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from verify.challenges.arrows.judge import ArrowsJudge
+from verify.challenges.arrows.model import NOTATIONS, Puzzle, parse_text
+from verify.challenges.base import Challenge, TestCase
+from verify.errors import EntryError, InputError
+
+__all__ = ["CHALLENGE", "ArrowsChallenge", "ArrowsOptions"]
+
+
+@dataclass(frozen=True)
+class ArrowsOptions:
+    arrows: str = "english"   # the arrow names the entry reads and prints: "english" or "dutch"
+
+
+class ArrowsChallenge(Challenge):
+    name = "arrows"
+    title = "Arrow path (Signpost)"
+    scoring = "bytes"
+
+    def testcases(self, root: Path) -> list[TestCase]:
+        """Every ``*.txt`` puzzle under ``root``, by name. A malformed puzzle is an InputError naming the file."""
+        cases = []
+        for path in sorted(Path(root).glob("*.txt")):
+            data = path.read_bytes()
+            try:
+                text = data.decode("ascii")
+            except UnicodeDecodeError:
+                raise InputError(f"{path}: not ASCII text") from None
+            puzzle = parse_text(text, where=str(path))
+            cases.append(TestCase(path.stem, data, path, (text,), meta={"puzzle": puzzle}))
+        return cases
+
+    def parse_options(self, entry_name: str, table: dict[str, Any], entry_dir: Path) -> ArrowsOptions:
+        for key in table:
+            if key != "arrows":
+                raise EntryError(entry_name, f"arrows.{key}", "unknown field (expected: arrows)")
+        arrows = table.get("arrows", "english")
+        if arrows not in NOTATIONS:
+            raise EntryError(entry_name, "arrows.arrows",
+                             f"{arrows!r} is not a set of arrow names (expected 'english' or 'dutch')")
+        return ArrowsOptions(arrows)
+
+    def input_for(self, options: ArrowsOptions, case: TestCase) -> TestCase:
+        """The case as this entry reads it: the puzzle in the entry's arrow names."""
+        puzzle = self._puzzle(case)
+        if puzzle.notation == options.arrows:
+            return case
+        text = puzzle.in_notation(options.arrows).to_text()
+        return TestCase(case.name, text.encode("ascii"), case.path, (text,), case.meta)
+
+    def judge(self, options: ArrowsOptions, case: TestCase) -> ArrowsJudge:
+        return ArrowsJudge(self._puzzle(case), options.arrows)
+
+    @staticmethod
+    def _puzzle(case: TestCase) -> Puzzle:
+        puzzle = case.meta.get("puzzle")
+        if puzzle is None:
+            puzzle = parse_text(case.input.decode("ascii", "replace"), where=case.name)
+        return puzzle
+
+
+CHALLENGE = ArrowsChallenge()

@@ -207,3 +207,41 @@ def test_custom_notation_chunking(sizes):
         judge.feed(output[position:position + sizes[index % len(sizes)]])
         position, index = position + sizes[index % len(sizes)], index + 1
     assert judge.finish().accepted
+
+
+# ---------------------------------------------------------------- end to end against the engine
+
+def _random_attempt(desert, moves):
+    """Play random turns until the attempt ends (or a turn is refused): the text an honest entry would print."""
+    from verify.challenges.desert.engine import Crossing, IllegalTurn, Outcome, Turn
+    game, written = Crossing(desert), []
+    for direction, action, amount in moves:
+        turn = Turn(direction, action, amount)
+        try:
+            game.push(turn)
+        except IllegalTurn:
+            continue
+        written.append(f"{direction}{'-' if action == 'drop' else '+'}{amount}\n")
+        if game.outcome is not Outcome.ALIVE:
+            break
+    return game, "".join(written).encode() + game.render_bytes()
+
+
+@settings(deadline=None, max_examples=80)
+@given(st.sampled_from(["S.1..2\n..9...\n8....E\n", "S5555E\n", "E\n.\n3\nS\n", "...\n.S.\n.2E\n"]),
+       st.lists(st.tuples(st.sampled_from("UDLR"), st.sampled_from(["pick", "drop"]), st.integers(0, 3)),
+                max_size=80))
+def test_any_honest_transcript_of_an_ended_attempt_is_judged_by_its_outcome(text, moves):
+    desert = DesertMap.parse(text)
+    game, output = _random_attempt(desert, moves)
+    verdict = judge_bytes(desert, output, chunk_size=7)
+    if game.outcome.value == "won":
+        assert verdict.accepted, verdict.message
+        assert verdict.stats["winning_turns"] == game.turns
+    elif game.outcome.value == "dead":
+        assert verdict.message == "the output ends with no winning attempt (1 attempt, 1 death)"
+    elif game.turns == 0:
+        assert verdict.status is Status.PRESENTATION    # a map with no moves before it
+    else:
+        row, col = game.position
+        assert verdict.message.startswith(f"attempt 1 ends after turn {game.turns} at ({row},{col})")

@@ -10,6 +10,7 @@
    Medians are compared (the machine is shared: means are noisy).
 2. Parallelism: `verify check`'s engine (load_checks + run_checks) on 8 CPU-bound
    runs (a Python loop of about 0.4 s each), -j 1 against -j 2.
+3. The same on the real desert entries and test cases (124 runs, judged).
 """
 from __future__ import annotations
 
@@ -95,6 +96,21 @@ def parallel(runs: int) -> None:
               f" (best of 2 each; cores: {os.cpu_count()})")
 
 
+def real_check() -> None:
+    from verify.checking import load_checks, run_checks
+    entries = [REPO / "submissions" / "desert" / name
+               for name in ("reference", "javascript", "perl-deaths", "python-golf")]
+    timings = {}
+    for jobs in (1, 2, 1, 2):
+        checks = load_checks(entries, REPO / "testcases" / "desert")
+        start = time.perf_counter()
+        run_checks(checks, Limits(wall_time=30, cpu_time=30), jobs)
+        timings.setdefault(jobs, []).append(time.perf_counter() - start)
+        cases = sum(len(c.results) for c in checks)
+    one, two = min(timings[1]), min(timings[2])
+    print(f"  {len(entries)} entries, {cases} runs: -j 1 {one:.2f} s, -j 2 {two:.2f} s: speed-up {one / two:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
@@ -116,6 +132,8 @@ def main() -> None:
              "desert reference, one-row-26")
     print("2. parallel check")
     parallel(options.runs)
+    print("3. parallel check of the real desert entries (verify check's engine)")
+    real_check()
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

@@ -180,3 +180,17 @@ def test_langs_lists_every_language_with_its_self_test():
     assert [lang["key"] for lang in data["languages"]] == ["python", "c"]
     assert all(lang["selftest"] == "ok" and lang["version"] for lang in data["languages"])
     assert result.exit_code == 0
+
+
+def test_langs_reports_a_missing_interpreter_and_fails(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))        # nothing to be found
+    result = run_cli("langs", "perl")
+    assert result.exit_code == 1
+    assert "missing" in result.output and "perl: interpreter not found" in result.output
+
+
+def test_rank_of_a_contest_without_entries(contest):
+    root, _ = contest
+    (root / "submissions").mkdir()
+    result = run_cli("rank", "echo", "--submissions", str(root / "submissions"))
+    assert result.exit_code == 0 and "(no entries)" in result.output

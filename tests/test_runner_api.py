@@ -130,3 +130,18 @@ def test_rlimits_reach_the_program(tmp_path, monkeypatch, helper):
     if os.geteuid() == 0:
         assert is_root == b"False"          # a run never keeps root
         assert int(nproc) == 7 + 1          # + verify-init / setpriv under the same uid
+
+
+def test_session_end_of_output_and_long_lines(tmp_path):
+    quits = write(tmp_path, "quits.py", "print('bye', flush=True)\n")
+    with Session(Program("python", quits), Limits(wall_time=30)) as session:
+        assert session.read_line(timeout=10) == b"bye"
+        with pytest.raises(SessionError) as caught:
+            session.read_line(timeout=10)
+        assert caught.value.reason == "eof"
+    chatty = write(tmp_path, "chatty.py", "import sys\nsys.stdout.write('x' * 100000)\nsys.stdout.flush()\n"
+                                          "import time\ntime.sleep(30)\n")
+    with Session(Program("python", chatty), Limits(wall_time=30, output=1000)) as session:
+        with pytest.raises(SessionError) as caught:
+            session.read_line(timeout=10)
+        assert caught.value.reason == "output"

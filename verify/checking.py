@@ -101,7 +101,8 @@ def run_checks(checks: list[EntryCheck], limits: Limits, jobs: int | None = None
     total = len(todo) + sum(1 for c in checks if c.error is None and c.entry is not None and c.entry.program is None)
     done = 0
     slots: dict[int, list[CaseResult | None]] = {id(c): [None] * len(c.cases) for c in checks}
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
         # Build first (once per entry): the cases then share the cached artefact.
         builds = {id(c): pool.submit(_build, c.entry) for c in checks
                   if c.error is None and c.entry is not None and c.entry.program is not None}
@@ -137,6 +138,11 @@ def run_checks(checks: list[EntryCheck], limits: Limits, jobs: int | None = None
             done += 1
             if on_result:
                 on_result(result, done, total)
+    except BaseException:
+        # Ctrl-C: start nothing more; the runs in flight end within their limits.
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     for check in checks:
         if check.entry is not None and check.entry.program is not None:
             check.results = [r for r in slots[id(check)] if r is not None]

@@ -106,6 +106,8 @@ def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, languag
                      score.source_bytes if score else "", f"+{score.penalty}" if score and score.penalty else "",
                      score.total if score else "", score.chars if score else "",
                      "" if s.passed else s.why_not])
+    if not rows:
+        return f"Leaderboard: {challenge}\n(no entries)"
     table = tabulate(rows, ["rank", "entry", "language", "bytes", "flags", "score", "chars", "not ranked because"],
                      tablefmt="simple")
     return f"Leaderboard: {challenge}\n{table}"
@@ -113,6 +115,8 @@ def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, languag
 
 def _rank_markdown(challenge: str, standings: Sequence[Standing], language_names: dict[str, str]) -> str:
     parts = [f"Leaderboard: **{challenge}** (entries that pass every case; ties: the earlier entry)", ""]
+    if not standings:
+        parts.append("(no entries)")
     for s in standings:
         if not s.passed or s.score is None:
             continue

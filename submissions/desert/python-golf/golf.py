@@ -1,25 +1,18 @@
-import sys
-M=sys.stdin.read().split()
-G={(r,c):v for r,l in enumerate(M)for c,v in enumerate(l)}
-W={k:v.isdigit()and int(v)for k,v in G.items()}
-s,e=[k for v in'SE'for k in G if G[k]==v]
-D='UD'[e[0]>s[0]]*abs(e[0]-s[0])+'LR'[e[1]>s[1]]*abs(e[1]-s[1])
-P=[s]
-for d in D:r,c=P[-1];P+=[(r+(d=='D')-(d=='U'),c+(d=='R')-(d=='L'))]
-V={s};p=0;C=5
+G=open(0).read()[:-1];w=len(G.split()[0])+1;s=G.find('S');t=G.find('E');a,b=divmod(s,w);e,f=divmod(t,w)
+D='UD'[e>a]*abs(e-a)+'LR'[f>b]*abs(f-b);W=[c.isdigit()and int(c)for c in G];P=[s];V={s};p=0;C=5
+for d in D:P+=[P[-1]+{'U':-w,'D':w,'L':-1,'R':1}[d]]
 def m(i,a):
- global p,C;q=P[i];print((D[p]if i>p else'UDLR'['DURL'.find(D[i])])+'+-'[a<0]+str(abs(a)));p=i;C-=1;V.add(q)
- if q!=e:W[q]-=a*(i>0);C+=a
-def t(j,x):
- for i in range(1,j):m(i,1)
- m(j,-x)
- for i in range(j-1,0,-1):m(i,C==1)
- m(0,6-C)
+ global p,C;q=P[i];print((D[p]if i>p else'UDLR'['DURL'.find(D[i])])+'%+d'%a);p=i;C-=1;V.add(q)
+ if q-t:W[q]-=a*(i>0);C+=a
 def f(j,n):
  while W[P[j]]<n:
   for i in range(j-1,0,-1):f(i,2)
-  t(j,min(3,9-W[P[j]]))
+  y=min(3,9-W[P[j]])
+  for i in range(1,j):m(i,1)
+  m(j,-y)
+  for i in range(j-1,0,-1):m(i,C<2)
+  m(0,6-C)
 n=len(D)
 for i in range(n-5,0,-1):f(i,1)
 for i in range(1,n+1):m(i,i<=n-5)
-for r,l in enumerate(M):print(''.join(v if v in'SE'else str(W[r,c]or'')or'.#'[(r,c)in V]for c,v in enumerate(l)))
+print(''.join(c if c in'SE\n'else str(W[k]or'')or'.#'[k in V]for k,c in enumerate(G)))

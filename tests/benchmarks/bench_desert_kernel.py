@@ -158,7 +158,11 @@ def verify_check(folder: Path) -> tuple[float, float]:
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
-    report = json.loads(done.stdout)
+    try:
+        report = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        print(f"verify check gave no report (exit {done.returncode}): {done.stderr.strip()[-300:]}")
+        return elapsed, float("nan")
     results = report["results"] if isinstance(report, dict) and "results" in report else report
     case_time = next((r["time"] for r in _flatten(results) if r.get("case") == "straight"), float("nan"))
     return elapsed, case_time

@@ -145,3 +145,10 @@ def test_session_end_of_output_and_long_lines(tmp_path):
         with pytest.raises(SessionError) as caught:
             session.read_line(timeout=10)
         assert caught.value.reason == "output"
+
+
+def test_a_program_that_closes_its_output_is_still_waited_for(tmp_path):
+    source = write(tmp_path, "closer.py", "import os, time\nprint('early', flush=True)\n"
+                                          "os.close(1); os.close(2)\ntime.sleep(0.3)\nos._exit(3)\n")
+    result = run_program(Program("python", source))
+    assert (result.stdout, result.exit_code, result.limit) == (b"early\n", 3, None)

@@ -141,7 +141,7 @@ def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
 
     try:
         open_streams = 2
-        while open_streams:
+        while open_streams or exited_at is None:   # (a program may close stdout and go on)
             now = time.monotonic()
             if exited_at is not None and now > exited_at + DRAIN_GRACE:
                 break                      # something still holds the pipes: it is killed below

@@ -152,3 +152,15 @@ def test_a_program_that_closes_its_output_is_still_waited_for(tmp_path):
                                           "os.close(1); os.close(2)\ntime.sleep(0.3)\nos._exit(3)\n")
     result = run_program(Program("python", source))
     assert (result.stdout, result.exit_code, result.limit) == (b"early\n", 3, None)
+
+
+def test_concurrent_builds_of_one_source_share_one_artefact(tmp_path, monkeypatch):
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
+    source = write(tmp_path, "same.c", '#include <stdio.h>\nint main(){puts("same");}\n')
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(4) as pool:
+        builds = list(pool.map(lambda _: prepare(Program("c", source)).build, range(4)))
+    assert len(set(builds)) == 1 and (builds[0] / "main").exists()
+    leftovers = [p.name for p in builds[0].parent.iterdir() if p.name.startswith(".build-")]
+    assert leftovers == []
+    assert run_program(Program("c", source)).stdout == b"same\n"

@@ -1,0 +1,486 @@
+"""Arrow path: read a puzzle on stdin, print the solved board.
+
+A standalone copy of the project's reference solver (verify/challenges/arrows/solver.py):
+constraint propagation on the chain of cells (forced links, segment numbering,
+which numbers each cell can still take given the placed ones), with search
+only where propagation stalls. Cell and number sets are Python ints (bitsets).
+"""
+import sys
+from dataclasses import dataclass
+
+NO_ARROW = -1
+NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+STEPS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+class Puzzle:
+    """Just what the solver needs: size, arrows, rays and the given numbers."""
+
+    def __init__(self, rows, cols, arrows, numbers):
+        self.rows, self.cols, self.arrows, self.numbers = rows, cols, arrows, numbers
+        self.size = rows * cols
+        self.last_cell = arrows.index(NO_ARROW)
+
+    def ray(self, cell):
+        if self.arrows[cell] == NO_ARROW:
+            return []
+        dr, dc = STEPS[self.arrows[cell]]
+        r, c = divmod(cell, self.cols)
+        out = []
+        r, c = r + dr, c + dc
+        while 0 <= r < self.rows and 0 <= c < self.cols:
+            out.append(r * self.cols + c)
+            r, c = r + dr, c + dc
+        return out
+
+
+class _Contradiction(Exception):
+    pass
+
+
+class SearchBudgetExceeded(Exception):
+    """A search ran past its node budget or deadline."""
+
+
+@dataclass
+class SolveStats:
+    nodes: int = 0          # search nodes (1 when propagation alone solves it)
+    branches: int = 0       # branching points
+    solutions: int = 0
+
+
+class _Geometry:
+    """What never changes while solving: rays as bitsets, both ways."""
+
+    def __init__(self, puzzle: Puzzle):
+        size = puzzle.size
+        self.size = size
+        self.last = puzzle.last_cell
+        self.succ = [0] * size   # cells on c's ray
+        self.pred = [0] * size   # cells whose ray holds c
+        for cell in range(size):
+            for other in puzzle.ray(cell):
+                self.succ[cell] |= 1 << other
+                self.pred[other] |= 1 << cell
+        # Bitboard slides (Kogge-Stone fills) move a whole set of cells along their rays at once.
+        rows, cols = puzzle.rows, puzzle.cols
+        board = (1 << size) - 1
+        self.arrow_cells = [0] * len(STEPS)
+        for cell, direction in enumerate(puzzle.arrows):
+            if direction != NO_ARROW:
+                self.arrow_cells[direction] |= 1 << cell
+        levels = max(rows, cols).bit_length()
+        self.slides = []       # per direction: (shift, masks of cells enterable 1, 2, 4... steps on)
+        for d_row, d_col in STEPS:
+            shift = d_row * cols + d_col
+            enterable = 0
+            for cell in range(size):
+                row, col = divmod(cell, cols)
+                if 0 <= row - d_row < rows and 0 <= col - d_col < cols:
+                    enterable |= 1 << cell
+            masks = [enterable]
+            for level in range(1, levels + 1):
+                previous = masks[-1]
+                masks.append(previous & _shift(previous, shift << (level - 1), board))
+            self.slides.append((shift, masks))
+        self.board = board
+
+    def _fill(self, cells: int, direction: int) -> int:
+        """Every cell on the rays from ``cells`` in ``direction`` (not the cells themselves)."""
+        shift, masks = self.slides[direction]
+        if shift > 0:
+            fill = (cells << shift) & masks[0]
+            for mask in masks[:-1]:
+                fill |= mask & (fill << shift)
+                shift <<= 1
+        else:
+            shift = -shift
+            fill = (cells >> shift) & masks[0]
+            for mask in masks[:-1]:
+                fill |= mask & (fill >> shift)
+                shift <<= 1
+        return fill
+
+    def forward(self, cells: int) -> int:
+        """Every cell on the ray of some cell of ``cells``."""
+        out = 0
+        for direction, arrows in enumerate(self.arrow_cells):
+            if cells & arrows:
+                out |= self._fill(cells & arrows, direction)
+        return out
+
+    def backward(self, cells: int) -> int:
+        """Every cell whose ray holds some cell of ``cells``."""
+        out = 0
+        for direction, arrows in enumerate(self.arrow_cells):
+            out |= self._fill(cells, (direction + 4) % 8) & arrows
+        return out
+
+
+def _shift(cells: int, shift: int, board: int) -> int:
+    return (cells << shift) & board if shift >= 0 else cells >> -shift
+
+
+class _State:
+    __slots__ = ("nxt", "prv", "num", "cell_of", "used", "head_of", "tail_of", "length",
+                 "open_heads", "open_tails", "links", "unnumbered")
+
+    def copy(self) -> "_State":
+        other = _State.__new__(_State)
+        other.nxt = self.nxt[:]
+        other.prv = self.prv[:]
+        other.num = self.num[:]
+        other.cell_of = self.cell_of[:]
+        other.used = self.used
+        other.head_of = self.head_of[:]
+        other.tail_of = self.tail_of[:]
+        other.length = self.length[:]
+        other.open_heads = self.open_heads
+        other.open_tails = self.open_tails
+        other.links = self.links
+        other.unnumbered = self.unnumbered
+        return other
+
+
+def _initial_state(puzzle: Puzzle, geo: _Geometry) -> _State:
+    size = puzzle.size
+    state = _State()
+    state.nxt = [-1] * size
+    state.prv = [-1] * size
+    state.num = [0] * size
+    state.cell_of = [-1] * (size + 2)
+    state.used = 0
+    state.head_of = list(range(size))
+    state.tail_of = list(range(size))
+    state.length = [1] * size
+    state.open_heads = (1 << size) - 1
+    state.open_tails = ((1 << size) - 1) & ~(1 << geo.last)
+    state.links = 0
+    state.unnumbered = (1 << size) - 1
+    numbers = list(puzzle.numbers)
+    numbers[geo.last] = size   # the arrowless cell holds N*N (the spec's rule)
+    for cell, number in enumerate(numbers):
+        if number:
+            _assign(state, cell, number, size)
+    return state
+
+
+def _assign(state: _State, cell: int, number: int, size: int) -> None:
+    if number < 1 or number > size or (state.used >> number) & 1:
+        raise _Contradiction
+    state.num[cell] = number
+    state.cell_of[number] = cell
+    state.used |= 1 << number
+    state.unnumbered &= ~(1 << cell)
+    if number == 1:
+        state.open_heads &= ~(1 << cell)
+
+
+def _link(state: _State, a: int, b: int, size: int) -> None:
+    """Join a's segment (a its tail) to b's (b its head), numbering the joined segment."""
+    head_a, tail_b = state.head_of[a], state.tail_of[b]
+    len_a, len_b = state.length[head_a], state.length[b]
+    state.nxt[a] = b
+    state.prv[b] = a
+    state.open_tails &= ~(1 << a)
+    state.open_heads &= ~(1 << b)
+    state.tail_of[head_a] = tail_b
+    state.head_of[tail_b] = head_a
+    state.length[head_a] = len_a + len_b
+    state.links += 1
+    num = state.num
+    if num[a] and not num[b]:
+        number, cell = num[a] + 1, b
+        for _ in range(len_b):
+            _assign(state, cell, number, size)
+            number, cell = number + 1, state.nxt[cell]
+    elif num[b] and not num[a]:
+        number, cell = num[b] - 1, a
+        for _ in range(len_a):
+            _assign(state, cell, number, size)
+            number, cell = number - 1, state.prv[cell]
+    elif num[a] and num[b] and num[b] != num[a] + 1:
+        raise _Contradiction
+
+
+def _longest_free_run(used: int, size: int) -> int:
+    """The longest run of numbers in 1..size not yet placed."""
+    free = ~used & (((1 << (size + 1)) - 1) ^ 1)
+    best = 0
+    while free:
+        low = free & -free
+        start = low.bit_length() - 1
+        run_end = (free + low) & ~free  # first placed number above the run
+        stop = run_end.bit_length() - 1
+        best = max(best, stop - start)
+        free &= ~(run_end - 1)
+    return best
+
+
+def _assign_segment(state: _State, cell: int, number: int, size: int) -> None:
+    """Give ``cell`` the number ``number``, and its whole (unnumbered) segment the numbers around it."""
+    if state.num[cell]:
+        if state.num[cell] != number:
+            raise _Contradiction
+        return
+    head, offset = cell, 0
+    while state.prv[head] >= 0:
+        head, offset = state.prv[head], offset + 1
+    here, value = head, number - offset
+    for _ in range(state.length[head]):
+        _assign(state, here, value, size)
+        here, value = state.nxt[here], value + 1
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tuple[int, int]],
+                                                            tuple[int, int] | None]:
+    """Which numbers each cell can still take, from reachability between placed numbers.
+
+    Between placed numbers x (cell p) and y (cell q), number x+k can only be on a
+    cell reachable from p in k steps and reaching q in y-x-k steps, through
+    unnumbered cells, following known links. Returns (options per cell as a
+    bitset of numbers, forced (cell, number) pairs, the free number with the
+    fewest cells as (number, cells) for branching). Raises _Contradiction.
+    """
+    size = geo.size
+    num, nxt, prv, cell_of = state.num, state.nxt, state.prv, state.cell_of
+    free_cells, open_heads, open_tails = state.unnumbered, state.open_heads, state.open_tails
+    options = [1 << n if n else 0 for n in num]
+    forced: list[tuple[int, int]] = []
+    best: tuple[int, int] | None = None
+    best_count = size + 1
+
+    def record(number: int, cells: int) -> None:
+        nonlocal best, best_count
+        bit = 1 << number
+        count = 0
+        rest = cells
+        while rest:
+            low = rest & -rest
+            options[low.bit_length() - 1] |= bit
+            rest ^= low
+            count += 1
+        if count == 1:
+            forced.append((cells.bit_length() - 1, number))
+        elif count < best_count:
+            best, best_count = (number, cells), count
+
+    forward, backward = geo.forward, geo.backward
+    previous = 0
+    for number in range(1, size + 1):
+        if cell_of[number] < 0:
+            continue
+        gap = number - previous
+        if gap > 1:
+            layers_back = [1 << cell_of[number]]
+            layer = layers_back[0]
+            for _ in range(1, gap):
+                reach = backward(layer & open_heads) & open_tails
+                linked = layer & ~open_heads
+                while linked:
+                    low = linked & -linked
+                    before = prv[low.bit_length() - 1]
+                    if before >= 0:
+                        reach |= 1 << before
+                    linked ^= low
+                layer = reach & free_cells
+                if not layer:
+                    raise _Contradiction
+                layers_back.append(layer)
+            if previous:
+                layer = 1 << cell_of[previous]
+                for step in range(1, gap):
+                    reach = forward(layer & open_tails) & open_heads
+                    linked = layer & ~open_tails
+                    while linked:
+                        low = linked & -linked
+                        after = nxt[low.bit_length() - 1]
+                        if after >= 0:
+                            reach |= 1 << after
+                        linked ^= low
+                    layer = reach & free_cells & layers_back[gap - step]
+                    if not layer:
+                        raise _Contradiction
+                    record(previous + step, layer)
+            else:  # 1 not placed yet: the path may start anywhere
+                for step in range(1, gap):
+                    record(step, layers_back[gap - step])
+        previous = number
+    for cell in _bits(free_cells):
+        bits = options[cell]
+        if not bits:
+            raise _Contradiction
+        if not bits & (bits - 1):
+            forced.append((cell, bits.bit_length() - 1))
+    return options, forced, best
+
+
+def _possible(state: _State, geo: _Geometry, a: int, b: int, max_free: int, options: list[int]) -> bool:
+    """May the tail a be followed by the head b (b on a's ray, no loop)? See the module text."""
+    if not (options[a] << 1) & options[b]:
+        return False
+    num, used = state.num, state.used
+    xa, yb = num[a], num[b]
+    if xa:
+        if yb:
+            return yb == xa + 1
+        span = state.length[b]
+        top = xa + span
+        if top >= geo.size or (used >> (xa + 1)) & ((1 << span) - 1):
+            return False
+        if (used >> (top + 1)) & 1:
+            return bool((geo.succ[state.tail_of[b]] >> state.cell_of[top + 1]) & 1)
+        return True
+    head_a = state.head_of[a]
+    if yb:
+        span = state.length[head_a]
+        low = yb - span
+        if low < 1 or (used >> low) & ((1 << span) - 1):
+            return False
+        if low > 1 and (used >> (low - 1)) & 1:
+            return bool((geo.succ[state.cell_of[low - 1]] >> head_a) & 1)
+        return True
+    return state.length[head_a] + state.length[b] <= max_free
+
+
+# A branching point: a list of alternative moves, each ("link", a, b) or ("number", cell, n).
+_Move = tuple[str, int, int]
+
+
+def _propagate(state: _State, geo: _Geometry) -> list[_Move] | None:
+    """Apply forced numbers and links until none is left.
+
+    Returns None when solved, else the moves of the best branching point (fewest
+    alternatives). Raises _Contradiction. The cheap link sweeps run to a fixed
+    point with the number options last computed (stale options only allow more,
+    so they stay sound); the costly number options are recomputed only then.
+    """
+    size = geo.size
+    options, forced, number_choice = _number_options(state, geo)
+    fresh = True
+    while True:
+        if state.links == size - 1:
+            return None
+        if forced:
+            for cell, number in forced:
+                _assign_segment(state, cell, number, size)
+            forced = []
+            fresh = False
+            continue
+        best = _sweep_links(state, geo, options)
+        if best is None:          # some link was forced
+            fresh = False
+            continue
+        if fresh:
+            if number_choice is not None and number_choice[1].bit_count() < len(best):
+                number, cells = number_choice
+                return [("number", cell, number) for cell in _bits(cells)]
+            return best
+        options, forced, number_choice = _number_options(state, geo)
+        fresh = True
+
+
+def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Move] | None:
+    """One pass over open tails and heads, making every forced link.
+
+    Returns None when something changed, else the tail's or head's alternatives
+    that are fewest (a branching point). Raises _Contradiction.
+    """
+    size = geo.size
+    succ, pred = geo.succ, geo.pred
+    best: list[_Move] | None = None
+    changed = False
+    max_free = _longest_free_run(state.used, size)
+    for a in _bits(state.open_tails):
+        if not (state.open_tails >> a) & 1:
+            continue
+        mask = succ[a] & state.open_heads & ~(1 << state.head_of[a])
+        nexts = [b for b in _bits(mask) if _possible(state, geo, a, b, max_free, options)]
+        if not nexts:
+            raise _Contradiction
+        if len(nexts) == 1:
+            _link(state, a, nexts[0], size)
+            changed = True
+        elif not changed and (best is None or len(nexts) < len(best)):
+            best = [("link", a, b) for b in nexts]
+    for b in _bits(state.open_heads):
+        if not (state.open_heads >> b) & 1:
+            continue
+        mask = pred[b] & state.open_tails & ~(1 << state.tail_of[b])
+        befores = [a for a in _bits(mask) if _possible(state, geo, a, b, max_free, options)]
+        if not befores:
+            # nothing can come before b: its segment starts the path
+            if state.num[b] or (state.used >> 1) & 1:
+                raise _Contradiction
+            _assign_segment(state, b, 1, size)
+            changed = True
+        elif len(befores) == 1:
+            _link(state, befores[0], b, size)
+            changed = True
+        elif not changed and (best is None or len(befores) < len(best)):
+            best = [("link", a, b) for a in befores]
+    if changed:
+        return None
+    assert best is not None
+    return best
+
+
+def _apply(state: _State, move: _Move, size: int) -> None:
+    kind, first, second = move
+    if kind == "link":
+        _link(state, first, second, size)
+    else:
+        _assign_segment(state, first, second, size)
+
+
+def _search(state: _State, geo: _Geometry, limit: int, found: list[tuple[int, ...]],
+            stats: SolveStats, max_nodes: int | None) -> None:
+    stats.nodes += 1
+    try:
+        moves = _propagate(state, geo)
+    except _Contradiction:
+        return
+    if moves is None:
+        found.append(tuple(state.num))
+        return
+    stats.branches += 1
+    for move in moves:
+        child = state.copy()
+        try:
+            _apply(child, move, geo.size)
+        except _Contradiction:
+            continue
+        _search(child, geo, limit, found, stats, max_nodes)
+        if len(found) >= limit:
+            return
+
+
+def main():
+    lines = sys.stdin.read().split("\n")
+    size = lines[0].split()
+    rows, cols = int(size[0]), int(size[-1])
+    tokens = " ".join(lines[1:rows + 1]).split()
+    names = [t.lstrip("0123456789") for t in tokens]
+    numbers = [int(t[:len(t) - len(a)]) for t, a in zip(tokens, names)]
+    arrows = [NAMES.index(a) if a else NO_ARROW for a in names]
+    puzzle = Puzzle(rows, cols, arrows, numbers)
+    sys.setrecursionlimit(10000 + puzzle.size)
+    geo = _Geometry(puzzle)
+    found = []
+    _search(_initial_state(puzzle, geo), geo, 1, found, SolveStats(), None)
+    if not found:
+        sys.exit("no solution")
+    answer = found[0]
+    print(lines[0].strip())
+    for r in range(rows):
+        print(" ".join(f"{answer[c]}{names[c]}" for c in range(r * cols, (r + 1) * cols)))
+
+
+main()

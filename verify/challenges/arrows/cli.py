@@ -1,0 +1,114 @@
+"""`verify solve arrows`, `verify gen arrows`, `verify judge arrows`, `verify speed arrows`."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from verify.challenges.arrows.checker import check_solution
+from verify.challenges.arrows.generator import DEFAULT_MAX_NODES, generate
+from verify.challenges.arrows.judge import ArrowsJudge
+from verify.challenges.arrows.model import NOTATIONS, Puzzle, parse_puzzle
+from verify.challenges.arrows.solver import SearchBudgetExceeded, SolveStats, solutions
+from verify.errors import InputError
+
+_NOTATION = click.Choice(sorted(NOTATIONS))
+
+
+def _read_puzzle(path: str, notation: str | None = None) -> Puzzle:
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    return parse_puzzle(text, notation, where=path)
+
+
+@click.command("arrows")
+@click.argument("puzzle")
+@click.option("--count", "count", type=int, default=None, metavar="BOUND",
+              help="Count the solutions, up to BOUND (2 proves a puzzle unique).")
+@click.option("--lists", is_flag=True, help="Print the spec's list-of-rows form instead of the text format.")
+@click.option("--stats", is_flag=True, help="Print search figures and time on stderr.")
+def solve_command(puzzle: str, count: int | None, lists: bool, stats: bool) -> None:
+    """Solve PUZZLE (a file, or - for stdin; text or list-of-rows form) and print the board.
+
+    Exit 0 when solved, 1 when the puzzle has no solution (or, with --count, not exactly one)."""
+    board = _read_puzzle(puzzle)
+    figures = SolveStats()
+    started = time.perf_counter()
+    found = solutions(board, max(1, count or 1), figures)
+    elapsed = time.perf_counter() - started
+    if stats:
+        click.echo(f"{elapsed * 1000:.1f} ms, {figures.nodes} nodes, {figures.branches} branches", err=True)
+    if count is not None:
+        more = "" if len(found) < count else " or more"
+        click.echo(f"{len(found)}{more} solution{'s' if len(found) != 1 or more else ''}")
+        sys.exit(0 if len(found) == 1 else 1)
+    if not found:
+        click.echo("no solution", err=True)
+        sys.exit(1)
+    click.echo(found[0].to_list_text() if lists else found[0].to_text(), nl=False)
+
+
+@click.command("arrows")
+@click.option("--size", "size", type=int, default=None, help="Square board of SIZE x SIZE.")
+@click.option("--rows", type=int, default=None, help="Rows (with --cols, for a non-square board).")
+@click.option("--cols", type=int, default=None, help="Columns.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--arrows", "notation", type=_NOTATION, default="english", show_default=True)
+@click.option("--max-nodes", type=int, default=DEFAULT_MAX_NODES, show_default=True,
+              help="Difficulty: the most search nodes the reference solver may need.")
+@click.option("--solution", is_flag=True, help="Print the solution too (after the puzzle, on stderr).")
+def gen_command(size: int | None, rows: int | None, cols: int | None, seed: int, notation: str,
+                max_nodes: int, solution: bool) -> None:
+    """Generate a puzzle with exactly one solution (deterministic for the options)."""
+    rows = rows if rows is not None else size
+    cols = cols if cols is not None else (size if size is not None else rows)
+    if rows is None or cols is None:
+        raise InputError("give --size N, or --rows R --cols C")
+    if max_nodes < 1:
+        raise InputError("--max-nodes must be at least 1")
+    puzzle = generate(rows, cols, seed, notation, max_nodes=max_nodes)
+    click.echo(puzzle.to_text(), nl=False)
+    if solution:
+        click.echo(solutions(puzzle, 1)[0].to_text(), nl=False, err=True)
+
+
+@click.command("arrows")
+@click.argument("puzzle")
+@click.argument("output")
+@click.option("--arrows", "notation", type=_NOTATION, default=None,
+              help="Arrow names of OUTPUT (default: those of PUZZLE).")
+def judge_command(puzzle: str, output: str, notation: str | None) -> None:
+    """Judge OUTPUT (a saved program output, - for stdin) as the answer to PUZZLE.
+
+    Exit 0 accepted, 1 rejected (the first error on stdout), 2 bad input."""
+    board = _read_puzzle(puzzle)
+    notation = notation or board.notation
+    try:
+        data = sys.stdin.buffer.read() if output == "-" else Path(output).read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read {output}: {error.strerror}") from None
+    judge = ArrowsJudge(board.in_notation(notation), notation)
+    verdict = judge.feed(data) or judge.finish()
+    click.echo(f"{verdict.status.short} {verdict.status}: {verdict.message}" if verdict.message
+               else f"{verdict.status.short} {verdict.status}")
+    sys.exit(0 if verdict.accepted else 1)
+
+
+def register(main: click.Group) -> None:
+    main.commands["solve"].add_command(solve_command, "arrows")
+    main.commands["gen"].add_command(gen_command, "arrows")
+    main.commands["judge"].add_command(judge_command, "arrows")
+    from verify.challenges.arrows.speed import speed_command
+    if "speed" not in main.commands:
+        main.add_command(speed_command, "speed")
+
+
+__all__ = ["register", "check_solution", "SearchBudgetExceeded"]

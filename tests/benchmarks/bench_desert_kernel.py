@@ -7,7 +7,7 @@ time (stdout to /dev/null, and into a pipe that a reader drains without judging)
 judge's time (a) kernel on the saved output file, (b) kernel on the entry's pipe,
 (c) ``verify.judging.judge_run`` (runner + sandbox + judge, what ``verify check`` does per
 case), and once per size the ``verify check`` command itself, turns per second of
-replay, and the judge's peak memory (max RSS of the judging child process, which holds
+replay (of the whole judge, and of the compiled loop by itself), and the judge's peak memory (max RSS of the judging child process, which holds
 numpy; its baseline before reading any output is printed too).
 
 Every measurement runs in a fresh child process (best of --repeat). Usage:
@@ -118,7 +118,50 @@ def child_judge_run(map_path: str) -> dict:
             "rss": _peak_rss(), "baseline": baseline}
 
 
-CHILDREN = {"file": child_file, "pipe": child_pipe, "judge-run": child_judge_run}
+def child_loop(map_path: str, output_path: str) -> dict:
+    """The compiled loop alone over the whole saved output (one call per 64 KiB), in CPU time:
+    what the kernel costs without any of the judge's Python work around it."""
+    import numpy as np
+    from verify.challenges.desert.kernel import compiled_replay
+    from verify.challenges.desert.kernel_tables import P_END, P_HEIGHT, P_START, P_WIDTH, compile_notation
+    from verify.challenges.desert.map import DesertMap
+    from verify.challenges.desert.notation import STANDARD
+    desert = DesertMap.parse(Path(map_path).read_bytes())
+    compiled = compile_notation(STANDARD)
+    replay = compiled_replay()
+    tables = np.ascontiguousarray(compiled.tables.reshape(-1))
+    params = compiled.params.copy()
+    params[P_WIDTH], params[P_HEIGHT] = desert.width, desert.height
+    params[P_START] = desert.start[0] * desert.width + desert.start[1]
+    params[P_END] = desert.end[0] * desert.width + desert.end[1]
+    output = np.frombuffer(Path(output_path).read_bytes(), dtype=np.uint8)
+    turns, spent = 0, 0.0
+    position = 0
+    while position < len(output):           # attempt by attempt: restart after each map block
+        water = np.frombuffer(bytearray(desert.flat_water()), dtype=np.uint8)
+        visited = np.zeros(desert.width * desert.height, dtype=np.uint8)
+        state = np.array([params[P_START], 5, 0, 0, 0, 0], dtype=np.int64)
+        digest = np.zeros(2, dtype=np.uint64)
+        begun = time.process_time()
+        while position < len(output):
+            stop = min(len(output), position + CHUNK)
+            reason = replay(output, position, stop, stop == len(output), tables, params,
+                            water, visited, state, digest)
+            position = int(state[4])
+            if reason != 0:
+                break
+        spent += time.process_time() - begun
+        turns += int(state[2])
+        # skip to the end of the stopping line (a death or the win), then the map block
+        rows = desert.height + (0 if output[position - 1] == 10 else 1)
+        for _ in range(rows):
+            position = bytes(output[position:position + 4096]).find(b"\n") + position + 1
+        if reason not in (4, 5):
+            break
+    return {"time": spent, "turns": turns}
+
+
+CHILDREN = {"file": child_file, "pipe": child_pipe, "judge-run": child_judge_run, "loop": child_loop}
 
 
 def run_child(*args: str) -> dict:
@@ -201,7 +244,7 @@ def main() -> None:
     print(f"entry: {ENTRY.relative_to(ROOT)} built as {binary}; best of {options.repeat}; "
           f"load average {os.getloadavg()[0]:.2f} at start")
     header = (f"{'d':>3} {'bytes':>11} {'turns':>10} {'entry':>7} {'e|pipe':>7} {'kernel':>7} {'Mturn/s':>8} "
-              f"{'cpu':>7} {'loop M/s':>8} "
+              f"{'cpu':>7} {'loop M/s':>8} {'alone':>6} "
               f"{'k|pipe':>7} {'run':>7} {'run/e':>6} {'check':>7} {'chk/e':>6} {'exact':>7} "
               f"{'RSS MB':>7} {'base':>5}")
     print(header)
@@ -217,6 +260,7 @@ def main() -> None:
             alone = entry_alone(binary, map_path.read_bytes(), options.repeat)
             drained = best(options.repeat, "pipe", str(map_path), binary, "drain")
             on_file = best(options.repeat, "file", str(map_path), str(output_path), "fast")
+            alone_loop = best(options.repeat, "loop", str(map_path), str(output_path))
             on_pipe = best(options.repeat, "pipe", str(map_path), binary, "judge")
             judged = best(options.repeat, "judge-run", str(map_path))
             exact = (best(1, "file", str(map_path), str(output_path), "exact")["time"]
@@ -235,17 +279,19 @@ def main() -> None:
                    "entry_pipe": drained["time"], "kernel_file": on_file["time"],
                    "turns_per_second": turns / on_file["time"], "kernel_cpu": on_file["cpu"],
                    "loop_turns_per_second": on_file["loop_turns"] / max(on_file["loop_time"], 1e-9),
+                   "loop_alone_turns_per_cpu_second": alone_loop["turns"] / max(alone_loop["time"], 1e-9),
                    "kernel_pipe": on_pipe["time"],
                    "judge_run": judged["time"], "check_case": case_time, "check_wall": check_wall,
                    "exact_file": exact, "rss_mb": rss, "baseline_mb": baseline}
             rows.append(row)
             print(f"{distance:>3} {size:>11} {turns:>10} {alone:>7.3f} {drained['time']:>7.3f} "
                   f"{on_file['time']:>7.3f} {turns / on_file['time'] / 1e6:>8.1f} {on_file['cpu']:>7.3f} "
-                  f"{on_file['loop_turns'] / max(on_file['loop_time'], 1e-9) / 1e6:>8.1f} {on_pipe['time']:>7.3f} "
+                  f"{on_file['loop_turns'] / max(on_file['loop_time'], 1e-9) / 1e6:>8.1f} "
+                  f"{alone_loop['turns'] / max(alone_loop['time'], 1e-9) / 1e6:>6.0f} {on_pipe['time']:>7.3f} "
                   f"{judged['time']:>7.3f} {judged['time'] / alone:>6.2f} {check_wall:>7.3f} "
                   f"{check_wall / alone:>6.2f} {exact:>7.3f} {rss:>7.1f} {baseline:>5.0f}", flush=True)
     print("columns: entry = entry alone, stdout to /dev/null; e|pipe = entry into a pipe drained without "
-          "judging; kernel = judge on the saved file (64 KiB chunks), Mturn/s its turns per wall second, cpu its CPU seconds, loop M/s the turns per second inside the compiled loop's calls; k|pipe = entry piped into the judge; "
+          "judging; kernel = judge on the saved file (64 KiB chunks), Mturn/s its turns per wall second, cpu its CPU seconds, loop M/s the turns per second inside the compiled loop's calls, alone the loop by itself over the file (M turns per CPU second); k|pipe = entry piped into the judge; "
           "run = verify.judging.judge_run (sandbox + runner + judge); check = the whole `verify check` "
           "command (process start, imports, demo case); exact = exact path alone on the file; RSS = peak "
           "RSS of the judging process (base = before any output); times in seconds")

@@ -1,4 +1,4 @@
-/* Arrow path: read a puzzle on stdin, print the solved board.
+/* Arrow path: read a puzzle on stdin (Dutch arrow names), print the solved board.
  *
  * The given numbers cut the path into gaps (from a given k to the next given m).
  * Depth-first search fills the gaps one cell at a time, always extending the
@@ -22,7 +22,7 @@ static Set succ[4096], pred[4096];
 static int given_numbers[4097], given_count;
 static char names[4096][3];
 static char header[64];
-static const char *NAMES[8] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
+static const char *NAMES[8] = {"N", "NO", "O", "ZO", "Z", "ZW", "W", "NW"};  /* Dutch names */
 static const int DR[8] = {-1, -1, 0, 1, 1, 1, 0, -1}, DC[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 
 static void set_clear(Set *s) { memset(s->w, 0, sizeof(uint64_t) * words); }

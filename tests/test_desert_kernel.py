@@ -264,14 +264,14 @@ def test_a_long_stream_in_odd_chunks_matches_the_exact_path():
 
 def test_the_jit_fallback_plays_like_the_ahead_of_time_module():
     import numpy as np
-    from verify.challenges.desert import kernel_jit
+    from verify.challenges.desert import kernel as kernel_module, kernel_jit
     from verify.challenges.desert.kernel_tables import compile_notation as compile_
     compiled = compile_(STANDARD)
     desert = DesertMap.parse("S.3......\n.........\n........E\n")
     output = b"R+0\nR+2\nL-1\nR+0\nR+0\nD+0\nU+0\nD+1\n" * 3
     results = []
     for replay in (compiled_replay(), kernel_jit.jit()):
-        state = np.zeros(6, dtype=np.int64)
+        state = np.zeros(kernel_module.STATE_COUNT, dtype=np.int64)
         state[1] = 5
         digest = np.zeros(2, dtype=np.uint64)
         water = np.frombuffer(bytearray(desert.flat_water()), dtype=np.uint8)
@@ -297,3 +297,12 @@ def test_without_a_kernel_the_exact_path_judges(monkeypatch):
     finally:
         monkeypatch.delenv(kernel.ENVIRONMENT_SWITCH)
         kernel.compiled_replay.cache_clear()
+
+
+def test_line_and_column_after_a_long_stretch_read_by_the_kernel():
+    desert = DesertMap.parse("S.........\n.9.......E\n")
+    output = b"R+0\nL+1\n" * 3000 + b"R+0 L+1 R+0\tL+1\n" * 50 + b"R+0 L+1 Rx0\n"
+    for cuts in ([], list(range(7, len(output), 4093)), list(range(1, len(output), 1009))):
+        fast = judge(desert, STANDARD, output, cuts, True)
+        assert fast == judge(desert, STANDARD, output, line_cuts(output), False)
+        assert fast["message"].startswith("output line 6051, column 9: expected a turn")

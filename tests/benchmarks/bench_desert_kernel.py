@@ -122,7 +122,7 @@ def child_loop(map_path: str, output_path: str) -> dict:
     """The compiled loop alone over the whole saved output (one call per 64 KiB), in CPU time:
     what the kernel costs without any of the judge's Python work around it."""
     import numpy as np
-    from verify.challenges.desert.kernel import compiled_replay
+    from verify.challenges.desert.kernel import STATE_COUNT, compiled_replay
     from verify.challenges.desert.kernel_tables import P_END, P_HEIGHT, P_START, P_WIDTH, compile_notation
     from verify.challenges.desert.map import DesertMap
     from verify.challenges.desert.notation import STANDARD
@@ -140,7 +140,8 @@ def child_loop(map_path: str, output_path: str) -> dict:
     while position < len(output):           # attempt by attempt: restart after each map block
         water = np.frombuffer(bytearray(desert.flat_water()), dtype=np.uint8)
         visited = np.zeros(desert.width * desert.height, dtype=np.uint8)
-        state = np.array([params[P_START], 5, 0, 0, 0, 0], dtype=np.int64)
+        state = np.zeros(STATE_COUNT, dtype=np.int64)
+        state[0], state[1] = params[P_START], 5
         digest = np.zeros(2, dtype=np.uint64)
         begun = time.process_time()
         while position < len(output):

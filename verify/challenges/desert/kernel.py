@@ -54,8 +54,8 @@ MIX1 = 0x9E3779B97F4A7C15
 MIX2 = 0xC2B2AE3D27D4EB4F
 
 # state slots and stop reasons: as in kernel_jit (which must not be imported eagerly)
-S_POSITION, S_CARRIED, S_TURNS, S_DRAWN, S_STOP, S_REASON = range(6)
-STATE_COUNT = 6
+S_POSITION, S_CARRIED, S_TURNS, S_DRAWN, S_STOP, S_REASON, S_NEWLINES, S_LINE_START = range(8)
+STATE_COUNT = 8
 R_CHUNK_END, R_NOT_A_TOKEN, R_OFF_GRID, R_ILLEGAL, R_DEATH, R_WIN = range(6)
 REASONS = ("chunk end", "not a token", "off grid", "illegal", "death", "win")
 
@@ -216,6 +216,7 @@ class FastTranscript(Transcript):
         self._digest = np.zeros(2, dtype=np.uint64)
         self._views: tuple[Any, np.ndarray, np.ndarray] | None = None
         self._refused = -1
+        self._span: tuple[int, int, int, int] | None = None   # the last loop call's bytes and lines
         self._separators = frozenset(notation.separator_bytes)
         self.kernel_turns = 0       # turns the kernel played (a statistic)
         self.stops = [0] * len(REASONS)
@@ -233,6 +234,7 @@ class FastTranscript(Transcript):
         pos, end = 0, len(data)
         buffer = np.frombuffer(data, dtype=np.uint8)
         self._refused = -1          # where in ``data`` the kernel last refused a token
+        self._span = None
         try:
             while pos < end:
                 if self._column == 0 and data[pos] in _MAP_ROW_BYTES:
@@ -257,7 +259,7 @@ class FastTranscript(Transcript):
                         and self._refused != pos):
                     reason, read = self._kernel(game, buffer, pos, end, final)
                     if read > pos:
-                        self._advance(data, pos, read)
+                        self._advance_over(data, pos, read)
                         pos = read
                         if reason == R_CHUNK_END and pos < end:
                             break               # a cut token: wait for the rest
@@ -270,12 +272,27 @@ class FastTranscript(Transcript):
                     if not final and end - pos < LONG_LINE:
                         break
                 read = self._moves(data, pos, stop, complete, end, final)
-                self._advance(data, pos, read)
+                self._advance_over(data, pos, read)
                 pos = read
                 if read < stop:
                     break
         finally:
             self._pending = data[pos:]
+
+    def _advance_over(self, data: bytes, start: int, stop: int) -> None:
+        """``_advance`` (line and column after ``data[start:stop]``), taking the newlines the
+        loop counted when its last call ended at ``stop``: no second pass over its bytes."""
+        span = self._span
+        if span is None or span[1] != stop or not start <= span[0] <= stop:
+            self._advance(data, start, stop)
+            return
+        begin, _, newlines, line_start = span
+        self._advance(data, start, begin)       # the few bytes read before the loop's call
+        if newlines:
+            self._line += newlines
+            self._column = stop - line_start
+        else:
+            self._column += stop - begin
 
     def _moves(self, data: bytes, start: int, stop: int, complete: bool,
                reach: int | None = None, final: bool = False) -> int:
@@ -340,7 +357,8 @@ class FastTranscript(Transcript):
         digest[:] = self._route.value
         reason = self._replay(buffer, pos, stop, complete, self._tables, self._params,
                               views[1], views[2], state, digest)
-        position, carried, turns, drawn, stopped, _ = state.tolist()
+        position, carried, turns, drawn, stopped, _, newlines, line_start = state.tolist()
+        self._span = (pos, stopped, newlines, line_start)
         played = turns - game.turns
         if played:
             game.row, game.col = divmod(position, self.map.width)

@@ -39,6 +39,8 @@ S_TURNS = 2         # turns played in this attempt
 S_DRAWN = 3         # net units taken from S (the engine's ``drawn``)
 S_STOP = 4          # offset of the first byte not consumed
 S_REASON = 5        # why it stopped (R_*)
+S_NEWLINES = 6      # newlines consumed by this call (the caller keeps line numbers without recounting)
+S_LINE_START = 7    # offset just after the last newline consumed, -1 if none
 
 R_CHUNK_END = 0     # ran out of bytes (a cut token may be left)
 R_NOT_A_TOKEN = 1   # a byte that starts no token here, or an unusual token shape
@@ -91,10 +93,15 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
     turns = state[S_TURNS]
     h1 = digest[0]
     h2 = digest[1]
+    newlines = 0
+    line_start = -1
     reason = R_CHUNK_END
     i = start
     while True:
         while i < end and tables[SKIP + np.uint64(buf[np.uint64(i)])] != 0:
+            if buf[np.uint64(i)] == 10:
+                newlines += 1
+                line_start = i + 1
             i += 1
         if i >= end:
             break
@@ -105,7 +112,8 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
             direction = tables[np.uint64(buf[at])] - 1
             kind = tables[SIGN + np.uint64(buf[at + ONE])]
             amount = np.int64(buf[at + TWO]) - 48
-            if (direction >= 0) & (kind != 0) & (amount >= 0) & (amount <= 9) & (tables[SKIP + np.uint64(buf[at + THREE])] != 0):
+            closing = buf[at + THREE]
+            if (direction >= 0) & (kind != 0) & (amount >= 0) & (amount <= 9) & (tables[SKIP + np.uint64(closing)] != 0):
                 fast = True
                 j = i + 4
         if not fast:
@@ -201,6 +209,9 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
         h1 ^= h1 >> SHIFT1
         h2 = (h2 + code) * MIX2
         h2 ^= h2 >> SHIFT2
+        if fast and closing == 10:      # the separator the fast path consumed with the token
+            newlines += 1
+            line_start = j
         i = j
         if left == 0:
             reason = R_DEATH                # played: the caller marks the attempt dead
@@ -212,6 +223,8 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
     state[S_DRAWN] = drawn
     state[S_STOP] = i
     state[S_REASON] = reason
+    state[S_NEWLINES] = newlines
+    state[S_LINE_START] = line_start
     digest[0] = h1
     digest[1] = h2
     return reason

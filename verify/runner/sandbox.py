@@ -8,8 +8,11 @@ Processes limit: RLIMIT_NPROC counts the processes of a *real uid*, and root is
 exempt from it. So when verify runs as root the program runs as a fresh
 unprivileged uid drawn at random for this run (no other process has it), which
 makes RLIMIT_NPROC exact, and lets us kill every process of that uid at the end.
-Under bubblewrap the uid switch is done inside the sandbox by `setpriv`; without
-bubblewrap by subprocess's `user=`.
+The rlimits and the uid switch are the last step before the program, done by
+verify-init (init_helper.c, compiled once into the cache); without a C compiler,
+by `prlimit` and `setpriv` (under bubblewrap) or subprocess's `user=`.
+At the end every process of the run is killed, and waited for: under bubblewrap by
+killing its PID namespace's init, otherwise by sweeping the run's uid.
 """
 from __future__ import annotations
 
@@ -182,6 +185,7 @@ class Sandbox:
     _swept: bool = False
     _info_read: int | None = None                  # bwrap --info-fd: the PID namespace's init
     _info_write: int | None = None
+    _bind_workdir_from: Path | None = None         # what bubblewrap shows at `workdir`
 
     def __enter__(self) -> "Sandbox":
         self.temp = Path(tempfile.mkdtemp(prefix="verify-run-", dir=temp_root()))

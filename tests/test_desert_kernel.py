@@ -301,7 +301,7 @@ def test_without_a_kernel_the_exact_path_judges(monkeypatch):
 
 def test_line_and_column_after_a_long_stretch_read_by_the_kernel():
     desert = DesertMap.parse("S.........\n.9.......E\n")
-    output = b"R+0\nL+1\n" * 3000 + b"R+0 L+1 R+0\tL+1\n" * 50 + b"R+0 L+1 Rx0\n"
+    output = b"R+0\nL+2\n" * 3000 + b"R+0 L+2 R+0\tL+2\n" * 50 + b"R+0 L+2 Rx0\n"
     for cuts in ([], list(range(7, len(output), 4093)), list(range(1, len(output), 1009))):
         fast = judge(desert, STANDARD, output, cuts, True)
         assert fast == judge(desert, STANDARD, output, line_cuts(output), False)

@@ -51,8 +51,9 @@ def direction_name(direction: int, notation: str = "english") -> str:
 
 def _notation_of(names: Iterable[str], where: str) -> str:
     """The notation a set of arrow names is written in; names common to both read as English."""
-    only_english = {n for n in names if n not in _DIRECTION_BY_NAME["dutch"]}
-    only_dutch = {n for n in names if n not in _DIRECTION_BY_NAME["english"]}
+    english, dutch = _DIRECTION_BY_NAME["english"], _DIRECTION_BY_NAME["dutch"]
+    only_english = {n for n in names if n in english and n not in dutch}
+    only_dutch = {n for n in names if n in dutch and n not in english}
     if only_english and only_dutch:
         raise InputError(f"{where}: arrows mix English ({sorted(only_english)[0]}) "
                          f"and Dutch ({sorted(only_dutch)[0]}) names")

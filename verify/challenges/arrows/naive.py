@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Sequence
 
 from verify.challenges.arrows.model import Puzzle
 from verify.challenges.arrows.solver import SearchBudgetExceeded
@@ -17,16 +18,19 @@ from verify.challenges.arrows.solver import SearchBudgetExceeded
 
 
 def naive_solutions(puzzle: Puzzle, limit: int = 1, *, deadline: float | None = None,
-                    max_nodes: int | None = None) -> list[Puzzle]:
+                    max_nodes: int | None = None, start: Sequence[int] | None = None) -> list[Puzzle]:
     """Up to ``limit`` solutions, found by the spec's depth-first search.
 
     ``deadline`` (a ``time.perf_counter()`` value) and ``max_nodes`` bound the
-    work; past either, SearchBudgetExceeded is raised. The cell of 1 must be given.
+    work; past either, SearchBudgetExceeded is raised. The cell of 1 must be
+    given. ``start`` fixes the first cells of the path (the cells of 1, 2, ...),
+    to explore one branch of the search.
     """
     size = puzzle.size
-    start = puzzle.cell_of(1)
-    if start is None:
+    first = puzzle.cell_of(1)
+    if first is None:
         raise ValueError("the naive search starts from the cell of 1, which is not given")
+    prefix = list(start) if start else [first]
     rays = [puzzle.ray(cell) for cell in range(size)]
     given_cell = [-1] * (size + 2)
     for cell, number in enumerate(puzzle.numbers):
@@ -36,8 +40,9 @@ def naive_solutions(puzzle: Puzzle, limit: int = 1, *, deadline: float | None = 
     is_given = [bool(n) for n in puzzle.numbers]
     is_given[puzzle.last_cell] = True
     on_path = [False] * size
-    path = [start]
-    on_path[start] = True
+    path = prefix
+    for cell in path:
+        on_path[cell] = True
     found: list[Puzzle] = []
     nodes = 0
 

@@ -126,11 +126,15 @@ def _compile(program: Program, language: Language, tools: dict[str, str], source
                          copy_workdir=False, own_uid=False)
         if result.exit_code != 0:
             log = (result.stdout or b"").decode("utf-8", "replace") + result.stderr_tail
+            log = log.replace(f"{staging}/", "")     # the build folder's name means nothing to anyone
             why = f"exit code {result.exit_code}" if result.exit_code is not None else \
                 f"killed ({result.limit or 'signal ' + str(result.signal)})"
             first = next((line for line in log.splitlines() if "error" in line.lower()),
                          log.strip().splitlines()[0] if log.strip() else why)
-            raise CompileError(f"{program.source.name}: {first.strip()[:300]}", log[-LOG_TAIL:])
+            first = first.strip()[:300]
+            if not first.startswith(source_name):
+                first = f"{program.source.name}: {first}"
+            raise CompileError(first, log[-LOG_TAIL:])
         (staging / ".complete").write_text(program.source.name + "\n")
         for root, dirs, files in os.walk(staging):
             os.chmod(root, 0o755)

@@ -415,17 +415,21 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
             continue
         mask = pred[b] & state.open_tails & ~(1 << state.tail_of[b])
         befores = [a for a in _bits(mask) if _possible(state, geo, a, b, max_free, options)]
+        # while 1 is not placed, b may start the path instead of following any of them
+        may_start = not state.num[b] and not (state.used >> 1) & 1 and options[b] & 2
         if not befores:
             # nothing can come before b: its segment starts the path
-            if state.num[b] or (state.used >> 1) & 1:
+            if not may_start:
                 raise _Contradiction
             _assign_segment(state, b, 1, size)
             changed = True
-        elif len(befores) == 1:
+        elif len(befores) == 1 and not may_start:
             _link(state, befores[0], b, size)
             changed = True
-        elif not changed and (best is None or len(befores) < len(best)):
+        elif not changed and (best is None or len(befores) + bool(may_start) < len(best)):
             best = [("link", a, b) for a in befores]
+            if may_start:
+                best.append(("number", b, 1))
     if changed:
         return None
     assert best is not None

@@ -18,7 +18,8 @@ is possible only when
   run of still free numbers.
 
 Propagation: a tail with one possible successor, or a head with one possible
-predecessor, is linked; a head with no possible predecessor is the cell of 1;
+predecessor (that cannot be the cell of 1 instead), is linked; a head with no
+possible predecessor is the cell of 1;
 a tail with none (other than the last cell) is a contradiction. When
 propagation stalls, the solver branches on the tail or head with the fewest
 options. Sets of cells and of numbers are Python ints used as bitsets.
@@ -415,17 +416,21 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
             continue
         mask = pred[b] & state.open_tails & ~(1 << state.tail_of[b])
         befores = [a for a in _bits(mask) if _possible(state, geo, a, b, max_free, options)]
+        # while 1 is not placed, b may start the path instead of following any of them
+        may_start = not state.num[b] and not (state.used >> 1) & 1 and options[b] & 2
         if not befores:
             # nothing can come before b: its segment starts the path
-            if state.num[b] or (state.used >> 1) & 1:
+            if not may_start:
                 raise _Contradiction
             _assign_segment(state, b, 1, size)
             changed = True
-        elif len(befores) == 1:
+        elif len(befores) == 1 and not may_start:
             _link(state, befores[0], b, size)
             changed = True
-        elif not changed and (best is None or len(befores) < len(best)):
+        elif not changed and (best is None or len(befores) + bool(may_start) < len(best)):
             best = [("link", a, b) for a in befores]
+            if may_start:
+                best.append(("number", b, 1))
     if changed:
         return None
     assert best is not None

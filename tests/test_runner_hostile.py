@@ -107,6 +107,13 @@ def test_c_memory_hog_is_a_memory_limit(mode):
     assert verdict.status is Status.MEMORY_LIMIT, verdict
 
 
+@pytest.mark.parametrize("folder, language, source", [
+    ("memory_hog_java", "java", "Hog.java"), ("memory_hog_node", "javascript", "hog.js")])
+def test_jvm_and_v8_memory_hogs_are_memory_limits(mode, folder, language, source):
+    result, verdict = run_hostile(folder, language, source)
+    assert verdict.status is Status.MEMORY_LIMIT, verdict
+
+
 def test_output_flood_is_an_output_limit(mode):
     result, verdict = run_hostile("output_flood", "python", "flood.py")
     assert verdict.status is Status.OUTPUT_LIMIT

@@ -1,0 +1,147 @@
+"""The contest: test cases, entry options, Dutch input, the CLI commands."""
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from verify import challenges
+from verify.challenges.arrows.model import parse_text
+from verify.challenges.arrows.solver import count_solutions
+from verify.challenges.base import TestCase
+from verify.cli import main
+from verify.errors import EntryError
+
+from arrows_reference import PUZZLE_1, PUZZLE_1_CONTEST_TEXT, PUZZLE_2
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "testcases" / "arrows"
+CHALLENGE = challenges.get("arrows")
+
+
+def test_registered_as_a_code_golf_contest():
+    assert CHALLENGE.name == "arrows" and CHALLENGE.scoring == "bytes"
+
+
+def test_the_test_cases():
+    cases = CHALLENGE.testcases(CASES)
+    assert len(cases) >= 20
+    names = [c.name for c in cases]
+    assert "spec-puzzle-1" in names and "spec-puzzle-2" in names
+    sizes = {(c.meta["puzzle"].rows, c.meta["puzzle"].cols) for c in cases}
+    assert (3, 3) in sizes and (12, 12) in sizes
+    readme = (CASES / "README.md").read_text()
+    for case in cases:
+        assert f"{case.name}.txt" in readme
+
+
+def test_the_spec_puzzles_are_among_the_cases():
+    cases = {c.name: c.meta["puzzle"] for c in CHALLENGE.testcases(CASES)}
+    assert cases["spec-puzzle-1"] == PUZZLE_1.in_notation("english")
+    assert cases["spec-puzzle-2"] == PUZZLE_2.in_notation("english")
+    assert (CASES / "spec-puzzle-1.txt").read_text() == PUZZLE_1_CONTEST_TEXT
+
+
+@pytest.mark.slow
+def test_every_case_is_unique():
+    for case in CHALLENGE.testcases(CASES):
+        assert count_solutions(case.meta["puzzle"], 2) == 1, case.name
+
+
+def test_options():
+    assert CHALLENGE.parse_options("e", {}, ROOT).arrows == "english"
+    assert CHALLENGE.parse_options("e", {"arrows": "dutch"}, ROOT).arrows == "dutch"
+    with pytest.raises(EntryError, match="arrows.arrows: 'french' is not a set of arrow names"):
+        CHALLENGE.parse_options("e", {"arrows": "french"}, ROOT)
+    with pytest.raises(EntryError, match="arrows.notation: unknown field"):
+        CHALLENGE.parse_options("e", {"notation": "dutch"}, ROOT)
+
+
+def test_dutch_entries_read_dutch():
+    case = TestCase("p1", PUZZLE_1_CONTEST_TEXT.encode())
+    dutch = CHALLENGE.input_for(CHALLENGE.parse_options("e", {"arrows": "dutch"}, ROOT), case)
+    assert dutch.input == b"3\n1ZO 0ZW 0Z\n0Z 0N 0N\n0O 0NO 9\n"
+    english = CHALLENGE.input_for(CHALLENGE.parse_options("e", {}, ROOT), case)
+    assert english.input == case.input
+    judge = CHALLENGE.judge(CHALLENGE.parse_options("e", {"arrows": "dutch"}, ROOT), case)
+    assert judge.feed(b"1ZO 3ZW 8Z\n4Z 2N 7N\n5O 6NO 9\n") is None
+    assert judge.finish().accepted
+
+
+# ----- CLI -----
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_cli_solve(tmp_path):
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(PUZZLE_1_CONTEST_TEXT)
+    result = run("solve", "arrows", str(puzzle))
+    assert result.exit_code == 0
+    assert result.output == "3\n1SE 3SW 8S\n4S 2N 7N\n5E 6NE 9\n"
+    counted = run("solve", "arrows", "--count", "5", str(puzzle))
+    assert counted.exit_code == 0 and counted.output == "1 solution\n"
+
+
+def test_cli_solve_list_form_from_stdin():
+    result = run("solve", "arrows", "--lists", "-", input=PUZZLE_2.to_list_text())
+    assert result.exit_code == 0
+    assert result.output.startswith('[[[1, "Z"], [3, "O"], [6, "ZO"]')
+
+
+def test_cli_solve_counts_several(tmp_path):
+    bare = PUZZLE_2.with_numbers([n if n == 25 else 0 for n in PUZZLE_2.numbers])
+    puzzle = tmp_path / "open.txt"
+    puzzle.write_text(bare.to_text())
+    result = run("solve", "arrows", "--count", "3", str(puzzle))
+    assert result.exit_code == 1 and result.output == "3 or more solutions\n"
+    unsolvable = tmp_path / "none.txt"
+    unsolvable.write_text("2\n1E 0SW\n2E 4\n")
+    assert run("solve", "arrows", "--count", "2", str(unsolvable)).output == "0 solutions\n"
+    assert run("solve", "arrows", str(unsolvable)).exit_code == 1
+
+
+def test_cli_gen_is_unique_and_deterministic():
+    first = run("gen", "arrows", "--size", "5", "--seed", "4")
+    assert first.exit_code == 0
+    assert first.output == run("gen", "arrows", "--size", "5", "--seed", "4").output
+    puzzle = parse_text(first.output)
+    assert (puzzle.rows, puzzle.cols) == (5, 5) and count_solutions(puzzle, 2) == 1
+    wide = run("gen", "arrows", "--rows", "3", "--cols", "5", "--arrows", "dutch")
+    assert wide.exit_code == 0 and wide.output.startswith("3 5\n")
+    assert parse_text(wide.output).notation in ("dutch", "english")  # may use only N, W, NW
+
+
+def test_cli_gen_needs_a_size():
+    result = run("gen", "arrows")
+    assert result.exit_code != 0
+
+
+def test_cli_judge_exit_codes(tmp_path):
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(PUZZLE_1_CONTEST_TEXT)
+    good = tmp_path / "good.txt"
+    good.write_text("3\n1SE 3SW 8S\n4S 2N 7N\n5E 6NE 9\n")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3\n1SE 3SW 8S\n4S 2N 7N\n6E 5NE 9\n")
+    accepted = run("judge", "arrows", str(puzzle), str(good))
+    assert accepted.exit_code == 0 and accepted.output.startswith("AC")
+    rejected = run("judge", "arrows", str(puzzle), str(bad))
+    assert rejected.exit_code == 1
+    assert rejected.output == "WA wrong: 5 at (2,1) is not on the S ray of 4 at (1,0)\n"
+
+
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
+    import subprocess
+    import sys
+    broken = tmp_path / "broken.txt"
+    broken.write_text("3\n1SE 0SW\n")
+    result = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()",
+                             "judge", "arrows", str(broken), str(broken)],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "expected 3 rows" in result.stderr
+    missing = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()",
+                              "solve", "arrows", str(tmp_path / "nope.txt")],
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and "cannot read" in missing.stderr

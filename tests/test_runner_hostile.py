@@ -182,3 +182,11 @@ def test_no_network_even_to_the_host():
         result = run_program(Program("python", HOSTILE / "network" / "connect.py"),
                              args=["127.0.0.1", str(port)], limits=LIMITS)
     assert result.stdout.startswith(b"offline")
+
+
+@pytest.mark.skipif(not sandbox.bwrap_path(), reason="needs bubblewrap")
+def test_the_entry_folder_is_a_bounded_private_file_system():
+    result = run_program(Program("python", HOSTILE / "disk_filler" / "fill.py"), limits=LIMITS)
+    assert result.stdout.startswith(b"stopped after") and b"No space left on device" in result.stdout
+    assert int(result.stdout.split()[2]) <= sandbox.TMPFS_SIZE >> 20
+    assert not list((HOSTILE / "disk_filler").glob("filler*"))

@@ -35,7 +35,9 @@ from verify.runner.limits import FILE_SIZE_LIMIT, OPEN_FILES_LIMIT, Limits, prli
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 UID_RANGE = (1 << 20, 1 << 30)   # far above any uid a system hands out
-TMPFS_SIZE = 256 << 20
+TMPFS_SIZE = 256 << 20           # /tmp, and the entry's folder, each a tmpfs of this size
+WORKDIR_MAX_FILES = 256          # beyond that (or WORKDIR_MAX_BYTES), the folder is copied instead
+WORKDIR_MAX_BYTES = 64 << 20
 
 
 @cache
@@ -186,6 +188,8 @@ class Sandbox:
     _info_read: int | None = None                  # bwrap --info-fd: the PID namespace's init
     _info_write: int | None = None
     _bind_workdir_from: Path | None = None         # what bubblewrap shows at `workdir`
+    _workdir_layout: list[list[str]] | None = None # the folder rebuilt in a tmpfs (see _tmpfs_layout)
+    _file_fds: list[int] = field(default_factory=list)
 
     def __enter__(self) -> "Sandbox":
         self.temp = Path(tempfile.mkdtemp(prefix="verify-run-", dir=temp_root()))
@@ -209,6 +213,11 @@ class Sandbox:
 
     def _prepare_workdir(self) -> None:
         assert self.temp is not None
+        if self.copy_workdir and bwrap_path():
+            self._workdir_layout = self._tmpfs_layout()
+            if self._workdir_layout is not None:
+                self.visible_workdir = self.workdir
+                return
         if self.copy_workdir:
             copy = self.temp / "work"
             shutil.copytree(self.workdir, copy, symlinks=True, copy_function=shutil.copy)
@@ -241,6 +250,48 @@ class Sandbox:
             private_tmp.mkdir(mode=0o700)
             if self.uid is not None:
                 os.chown(private_tmp, self.uid, self.uid)
+
+    def _tmpfs_layout(self) -> list[list[str]] | None:
+        """Under bubblewrap the entry's folder is rebuilt inside a size-limited tmpfs of
+        the sandbox (bwrap copies each file from a descriptor): writable, bounded, and
+        gone with the namespace, with nothing to copy or remove on the host. None when
+        the folder is too big for that (then it is copied to the run's temp folder)."""
+        layout: list[list[str]] = []
+        total = 0
+        for root, dirs, files in os.walk(self.workdir):
+            dirs.sort()
+            for name in dirs:
+                path = os.path.join(root, name)
+                if os.path.islink(path):
+                    layout.append(["--symlink", os.readlink(path), path])
+                    dirs.remove(name)
+                else:
+                    layout.append(["--perms", "0777", "--dir", path])
+            for name in sorted(files):
+                path = os.path.join(root, name)
+                if os.path.islink(path):
+                    layout.append(["--symlink", os.readlink(path), path])
+                    continue
+                if len(self._file_fds) >= WORKDIR_MAX_FILES:
+                    return self._drop_layout()
+                try:
+                    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+                except OSError:
+                    continue                       # unreadable: the program cannot see it either
+                self._file_fds.append(fd)
+                size = os.fstat(fd).st_size
+                total += size
+                if total > WORKDIR_MAX_BYTES:
+                    return self._drop_layout()
+                mode = "0777" if os.access(path, os.X_OK) else "0666"
+                layout.append(["--perms", mode, "--file", str(fd), path])
+        return layout
+
+    def _drop_layout(self) -> None:
+        for fd in self._file_fds:
+            os.close(fd)
+        self._file_fds = []
+        return None
 
     def path(self, path: Path) -> Path:
         """Where the program sees `path` (the same path under bubblewrap)."""
@@ -296,18 +347,25 @@ class Sandbox:
         for path in mounts:
             command += ["--ro-bind", str(path), str(path)]
         bind = "--bind" if self.writable_workdir else "--ro-bind"
-        command += [bind, str(self._bind_workdir_from), str(self.workdir), "--chdir", str(self.workdir), "--"]
+        if self._workdir_layout is not None:
+            command += ["--perms", "1777", "--size", str(TMPFS_SIZE), "--tmpfs", str(self.workdir)]
+            for step in self._workdir_layout:
+                command += step
+        else:
+            command += [bind, str(self._bind_workdir_from), str(self.workdir)]
+        command += ["--chdir", str(self.workdir), "--"]
         return [*prefix, *command, *inner, *argv]
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        return tuple(fd for fd in (self._report_write, self._info_write) if fd is not None)
+        return tuple(fd for fd in (self._report_write, self._info_write, *self._file_fds) if fd is not None)
 
     def spawned(self) -> None:
         """Call once the process is started: the parent keeps only the read ends."""
         for fd in self.pass_fds:
             os.close(fd)
         self._report_write = self._info_write = None
+        self._file_fds = []
 
     def read_report(self) -> tuple[float, int] | None:
         """(cpu seconds, peak RSS bytes) of the program, as verify-init measured them."""
@@ -369,9 +427,10 @@ class Sandbox:
 
     def cleanup(self) -> None:
         self.kill_leftovers()
-        for fd in (self.report_fd, self._report_write, self._info_read, self._info_write):
+        for fd in (self.report_fd, self._report_write, self._info_read, self._info_write, *self._file_fds):
             if fd is not None:
                 os.close(fd)
+        self._file_fds = []
         self.report_fd = self._report_write = self._info_read = self._info_write = None
         if self.temp is not None:
             shutil.rmtree(self.temp, ignore_errors=True)

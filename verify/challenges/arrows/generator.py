@@ -90,8 +90,14 @@ def board_of_path(rows: int, cols: int, path: list[int], notation: str = "englis
 
 
 def generate(rows: int, cols: int | None = None, seed: int = 0, notation: str = "english",
-             max_nodes: int = DEFAULT_MAX_NODES) -> Puzzle:
-    """A puzzle with exactly one solution (deterministic for the arguments)."""
+             max_nodes: int = DEFAULT_MAX_NODES, start_givens: float = 0.0,
+             minimize: bool = True) -> Puzzle:
+    """A puzzle with exactly one solution (deterministic for the arguments).
+
+    ``start_givens`` (0..1) gives that share of the cells from the start, and
+    ``minimize=False`` skips step 4: both make big boards quick to generate,
+    with more givens than needed.
+    """
     cols = rows if cols is None else cols
     if rows < 1 or cols < 1 or not 2 <= rows * cols <= MAX_GENERATION_CELLS:
         raise InputError(f"cannot generate a {rows}x{cols} board "
@@ -102,6 +108,8 @@ def generate(rows: int, cols: int | None = None, seed: int = 0, notation: str = 
     answer = solution.numbers
     givens = [0] * size
     for cell in (solution.cell_of(1), solution.last_cell):
+        givens[cell] = answer[cell]
+    for cell in rng.sample(range(size), int(start_givens * size)):
         givens[cell] = answer[cell]
 
     too_hard = ()  # stands for "the budget ran out": no alternative to compare with
@@ -123,7 +131,8 @@ def generate(rows: int, cols: int | None = None, seed: int = 0, notation: str = 
             differing = [cell for cell in range(size) if other[cell] != answer[cell]]
         cell = rng.choice(differing)
         givens[cell] = answer[cell]
-    removable = [cell for cell in range(size) if givens[cell] and answer[cell] not in (1, size)]
+    removable = [cell for cell in range(size)
+                 if minimize and givens[cell] and answer[cell] not in (1, size)]
     rng.shuffle(removable)
     for cell in removable:
         givens[cell] = 0

@@ -403,7 +403,9 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
         if not (state.open_tails >> a) & 1:
             continue
         mask = succ[a] & state.open_heads & ~(1 << state.head_of[a])
-        nexts = [b for b in _bits(mask) if _possible(state, geo, a, b, max_free, options)]
+        shifted = options[a] << 1  # the numbers a successor may hold
+        nexts = [b for b in _bits(mask)
+                 if shifted & options[b] and _possible(state, geo, a, b, max_free, options)]
         if not nexts:
             raise _Contradiction
         if len(nexts) == 1:
@@ -415,7 +417,9 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
         if not (state.open_heads >> b) & 1:
             continue
         mask = pred[b] & state.open_tails & ~(1 << state.tail_of[b])
-        befores = [a for a in _bits(mask) if _possible(state, geo, a, b, max_free, options)]
+        shifted = options[b] >> 1  # the numbers a predecessor may hold
+        befores = [a for a in _bits(mask)
+                   if shifted & options[a] and _possible(state, geo, a, b, max_free, options)]
         # while 1 is not placed, b may start the path instead of following any of them
         may_start = not state.num[b] and not (state.used >> 1) & 1 and options[b] & 2
         if not befores:

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import click
 
-from verify.challenges.arrows.checker import check_solution
 from verify.challenges.arrows.generator import DEFAULT_MAX_NODES, generate
 from verify.challenges.arrows.judge import ArrowsJudge
 from verify.challenges.arrows.model import NOTATIONS, Puzzle, parse_puzzle
-from verify.challenges.arrows.solver import SearchBudgetExceeded, SolveStats, solutions
+from verify.challenges.arrows.solver import SolveStats, solutions
 from verify.errors import InputError
 
 _NOTATION = click.Choice(sorted(NOTATIONS))
@@ -110,5 +109,3 @@ def register(main: click.Group) -> None:
     if "speed" not in main.commands:
         main.add_command(speed_command, "speed")
 
-
-__all__ = ["register", "check_solution", "SearchBudgetExceeded"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from verify.challenges.arrows.checker import first_error
-from verify.challenges.arrows.model import NOTATIONS, NO_ARROW, Puzzle, _CELL
+from verify.challenges.arrows.model import CELL_PATTERN, NOTATIONS, NO_ARROW, Puzzle
 from verify.verdict import Status, Verdict
 
 
@@ -102,7 +102,7 @@ class ArrowsJudge:
             return self._presentation(f"{where}: expected {cols} cells, got {len(tokens)}")
         for found in re.finditer(r"\S+", text):
             token, column = found.group(), found.start() + 1
-            match = _CELL.fullmatch(token)
+            match = CELL_PATTERN.fullmatch(token)
             if match is None or len(match.group(1)) > 9:
                 return self._presentation(f"{where}, column {column}: {token[:20]!r} is not a cell "
                                           f"(a number followed by its arrow)")

@@ -41,7 +41,7 @@ _DIRECTION_BY_NAME = {
     notation: {name: index for index, name in enumerate(names)}
     for notation, names in NOTATIONS.items()
 }
-_CELL = re.compile(r"(\d+)([A-Za-z]*)")
+CELL_PATTERN = re.compile(r"(\d+)([A-Za-z]*)")  # a cell token: its number, then its arrow
 MAX_CELLS = 10_000  # far above any contest board; bounds memory of a hostile input
 
 
@@ -208,7 +208,7 @@ def parse_size(line: str, where: str = "line 1") -> tuple[int, int]:
 
 def parse_cell(token: str, where: str) -> tuple[int, str]:
     """One cell token: its number and its arrow name (upper case, '' for none)."""
-    match = _CELL.fullmatch(token)
+    match = CELL_PATTERN.fullmatch(token)
     if not match:
         raise InputError(f"{where}: cell {token!r} is not a number followed by an arrow, e.g. '0SE'")
     return int(match.group(1)), match.group(2).upper()
@@ -224,7 +224,8 @@ def _direction(name: str, notation: str, where: str) -> int:
                          f"({notation} names: {' '.join(NOTATIONS[notation])})") from None
 
 
-def parse_row(line: str, cols: int, line_no: int) -> list[tuple[int, str]]:
+def parse_row(line: str, cols: int, line_no: int) -> list[tuple[int, str, int]]:
+    """One row of the text format: (number, arrow name, column) per cell, columns from 1."""
     tokens = line.split(" ")
     if len(tokens) != cols:
         raise InputError(f"line {line_no}: expected {cols} cells separated by single spaces, "
@@ -232,7 +233,8 @@ def parse_row(line: str, cols: int, line_no: int) -> list[tuple[int, str]]:
     column = 1
     cells = []
     for token in tokens:
-        cells.append(parse_cell(token, f"line {line_no}, column {column}"))
+        number, name = parse_cell(token, f"line {line_no}, column {column}")
+        cells.append((number, name, column))
         column += len(token) + 1
     return cells
 
@@ -259,16 +261,13 @@ def parse_text(text: str, notation: str | None = None, where: str = "puzzle") ->
     if len(lines) - 1 != rows:
         raise InputError(f"{where}: expected {rows} rows after the size line, got {len(lines) - 1}")
     cells = []
-    for row in range(rows):
-        line_no = row + 2
+    for line_no in range(2, rows + 2):
         try:
             parsed = parse_row(lines[line_no - 1], cols, line_no)
         except InputError as error:
             raise InputError(f"{where}: {error}") from None
-        column = 1
-        for (number, name), token in zip(parsed, lines[line_no - 1].split(" ")):
-            cells.append((number, name, f"{where}: line {line_no}, column {column}"))
-            column += len(token) + 1
+        cells.extend((number, name, f"{where}: line {line_no}, column {column}")
+                     for number, name, column in parsed)
     return _build(rows, cols, cells, notation, where)
 
 

@@ -20,6 +20,7 @@ import json
 import math
 import os
 import secrets
+import select
 import shutil
 import signal
 import tempfile
@@ -449,6 +450,21 @@ def _state(pid: int) -> str | None:
 def _kill_and_wait(targets, timeout: float = 5.0) -> None:
     """SIGKILL each (pid, _) or pid, then wait until each is gone or a zombie."""
     pids = [t[0] if isinstance(t, tuple) else t for t in targets]
+    if len(pids) == 1:
+        # One process (the namespace's init): a pidfd turns readable exactly when it has
+        # exited, so there is no polling delay.
+        try:
+            pidfd = os.pidfd_open(pids[0])
+        except (ProcessLookupError, OSError):
+            return
+        try:
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            select.select([pidfd], [], [], timeout)
+        except (ProcessLookupError, OSError):
+            pass
+        finally:
+            os.close(pidfd)
+        return
     for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)

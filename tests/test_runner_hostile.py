@@ -190,3 +190,21 @@ def test_the_entry_folder_is_a_bounded_private_file_system():
     assert result.stdout.startswith(b"stopped after") and b"No space left on device" in result.stdout
     assert int(result.stdout.split()[2]) <= sandbox.TMPFS_SIZE >> 20
     assert not list((HOSTILE / "disk_filler").glob("filler*"))
+
+
+def test_without_bubblewrap_or_own_uid_verify_init_still_kills_escaped_children(monkeypatch):
+    """The weakest mode (an ordinary user, no bubblewrap): no uid to sweep, so the
+    subreaper in verify-init is what catches the daemon that left the session."""
+    if sandbox.helper_path() is None:
+        pytest.skip("needs verify-init (a C compiler)")
+    monkeypatch.setenv("VERIFY_SANDBOX", "none")
+    sandbox.bwrap_path.cache_clear()
+    monkeypatch.setattr(sandbox, "running_as_root", lambda: False)
+    import verify.runner.run as run_module
+    monkeypatch.setattr(run_module, "running_as_root", lambda: False)
+    try:
+        result = run_program(Program("python", HOSTILE / "escaped_child" / "escape.py"), limits=LIMITS)
+    finally:
+        sandbox.bwrap_path.cache_clear()
+    assert result.stdout == b"parent done\n" and result.exit_code == 0
+    assert living_processes_mentioning(str(HOSTILE / "escaped_child")) == []

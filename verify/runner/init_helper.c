@@ -5,10 +5,13 @@
  * ours) and sets RLIMIT_NPROC to NPROC (unless -1), runs COMMAND as its child, waits for it,
  * writes "utime_us stime_us maxrss_kb" of the child (and its reaped descendants) to
  * REPORT_FD, then ends the way the child ended (same exit code, or the same signal).
+ * Before exiting it kills whatever the program left behind: it is a child subreaper,
+ * so orphaned descendants (even those that left the session) become its children.
  * Needed because bubblewrap's outer process does not wait for the program itself,
  * so the parent's wait4() cannot see the program's CPU time and peak memory; and one
  * small exec is cheaper than prlimit + setpriv. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <signal.h>
@@ -24,6 +27,29 @@ static void limit(int resource, long long value) {
     struct rlimit r = {(rlim_t)value, (rlim_t)value};
     if (value < 0) return;
     if (setrlimit(resource, &r) != 0) { perror("verify-init: setrlimit"); exit(125); }
+}
+
+/* Kill every child we have (orphans of the program come to us as the subreaper), reap
+ * them, and repeat until none is left. */
+static void kill_leftovers(void) {
+    for (int round = 0; round < 5000; round++) {
+        DIR *tasks = opendir("/proc/self/task");
+        struct dirent *task;
+        while (tasks && (task = readdir(tasks)) != NULL) {
+            if (task->d_name[0] == '.') continue;
+            char path[300];
+            snprintf(path, sizeof path, "/proc/self/task/%s/children", task->d_name);
+            FILE *children = fopen(path, "r");
+            long pid;
+            while (children && fscanf(children, "%ld", &pid) == 1) kill((pid_t)pid, SIGKILL);
+            if (children) fclose(children);
+        }
+        if (tasks) closedir(tasks);
+        pid_t reaped;
+        while ((reaped = waitpid(-1, NULL, WNOHANG)) > 0) {}
+        if (reaped < 0 && errno == ECHILD) return;
+        usleep(1000);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -48,6 +74,7 @@ int main(int argc, char **argv) {
     }
     limit(RLIMIT_NPROC, nproc);
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     pid_t child = fork();
     if (child < 0) { perror("verify-init: fork"); return 125; }
     if (child == 0) {
@@ -66,6 +93,7 @@ int main(int argc, char **argv) {
             (long)usage.ru_stime.tv_sec * 1000000L + usage.ru_stime.tv_usec,
             usage.ru_maxrss);
     close(report);
+    kill_leftovers();
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         signal(sig, SIG_DFL);

@@ -11,6 +11,7 @@
 2. Parallelism: `verify check`'s engine (load_checks + run_checks) on 8 CPU-bound
    runs (a Python loop of about 0.4 s each), -j 1 against -j 2.
 3. The same on the real desert entries and test cases (124 runs, judged).
+4. Streaming: 500 MiB printed by a C program, consumed chunk by chunk.
 """
 from __future__ import annotations
 
@@ -111,6 +112,26 @@ def real_check() -> None:
     print(f"  {len(entries)} entries, {cases} runs: -j 1 {one:.2f} s, -j 2 {two:.2f} s: speed-up {one / two:.2f}x")
 
 
+def streaming() -> None:
+    """500 MiB through run_program to a consumer that only counts: throughput, and the
+    judge's own peak memory (the output is never held)."""
+    import resource
+    with tempfile.TemporaryDirectory(prefix="bench-flood-") as folder:
+        os.chmod(folder, 0o755)
+        flood = Path(folder) / "flood.c"
+        flood.write_text("#include <stdio.h>\n#include <string.h>\nint main(void){static char l[65536];"
+                         "memset(l,'x',sizeof l-1);l[sizeof l-1]='\\n';"
+                         "for(int i=0;i<8000;i++)fwrite(l,1,sizeof l,stdout);return 0;}\n")
+        program = Program("c", flood)
+        prepare(program)
+        start = time.perf_counter()
+        result = run_program(program, limits=Limits(output=1 << 30), on_stdout=lambda chunk: None)
+        elapsed = time.perf_counter() - start
+    print(f"  {result.stdout_bytes >> 20} MiB streamed in {elapsed:.2f} s = "
+          f"{result.stdout_bytes / elapsed / 2**20:.0f} MiB/s; this process's peak RSS "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10} MiB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
@@ -134,6 +155,8 @@ def main() -> None:
     parallel(options.runs)
     print("3. parallel check of the real desert entries (verify check's engine)")
     real_check()
+    print("4. streaming")
+    streaming()
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

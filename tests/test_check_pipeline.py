@@ -194,3 +194,11 @@ def test_rank_of_a_contest_without_entries(contest):
     (root / "submissions").mkdir()
     result = run_cli("rank", "echo", "--submissions", str(root / "submissions"))
     assert result.exit_code == 0 and "(no entries)" in result.output
+
+
+def test_a_judge_that_cannot_even_start_is_a_judge_error(contest, monkeypatch):
+    root, _ = contest
+    entry = load_entry(write_entry(root / "s" / "echo" / "cat", "cat.py", CAT))
+    monkeypatch.setattr(echo_challenge.EchoChallenge, "judge", lambda self, options, case: {}["missing"])
+    verdict = judge_run(entry, case("x", b"abc"), LIMITS).verdict
+    assert verdict.status is Status.JUDGE_ERROR and "KeyError" in verdict.message

@@ -118,6 +118,8 @@ def judge_run(entry: Entry, case: TestCase, limits: Limits = Limits()) -> CaseRe
         judge = _GuardedJudge(entry.challenge.judge(entry.options, case))
     except VerifyError as error:
         return CaseResult(entry.label, case.name, Verdict(Status.JUDGE_ERROR, str(error)))
+    except Exception as error:  # a bug in the contest's code: never the entry's fault
+        return CaseResult(entry.label, case.name, _judge_bug(error))
     input_for = getattr(entry.challenge, "input_for", None)  # the case in the entry's own dialect (arrows)
     if input_for is not None:
         case = input_for(entry.options, case)

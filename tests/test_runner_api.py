@@ -164,3 +164,9 @@ def test_concurrent_builds_of_one_source_share_one_artefact(tmp_path, monkeypatc
     leftovers = [p.name for p in builds[0].parent.iterdir() if p.name.startswith(".build-")]
     assert leftovers == []
     assert run_program(Program("c", source)).stdout == b"same\n"
+
+
+def test_an_exit_code_above_128_is_not_mistaken_for_a_signal(tmp_path):
+    source = write(tmp_path, "exit130.py", "raise SystemExit(130)\n")
+    result = run_program(Program("python", source))
+    assert (result.exit_code, result.signal) == (130, None)

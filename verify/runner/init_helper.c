@@ -3,8 +3,8 @@
  * sets the rlimits (CPU seconds: soft CPU, hard CPU+1; MEMKIND "data" or "as" of MEMORY
  * bytes; FSIZE bytes; NOFILE; no core files), switches to UID (unless it is -1: keep
  * ours) and sets RLIMIT_NPROC to NPROC (unless -1), runs COMMAND as its child, waits for it,
- * writes "utime_us stime_us maxrss_kb" of the child (and its reaped descendants) to
- * REPORT_FD, then ends the way the child ended (same exit code, or the same signal).
+ * writes "utime_us stime_us maxrss_kb wait_status" of the child (and its reaped
+ * descendants) to REPORT_FD, then ends the way the child ended (same exit code, or the same signal).
  * Before exiting it kills whatever the program left behind: it is a child subreaper,
  * so orphaned descendants (even those that left the session) become its children.
  * Needed because bubblewrap's outer process does not wait for the program itself,
@@ -88,10 +88,10 @@ int main(int argc, char **argv) {
     signal(SIGINT, SIG_IGN); signal(SIGTERM, SIG_IGN); signal(SIGHUP, SIG_IGN); signal(SIGPIPE, SIG_IGN);
     int status; struct rusage usage;
     while (wait4(child, &status, 0, &usage) < 0) {}
-    dprintf(report, "%ld %ld %ld\n",
+    dprintf(report, "%ld %ld %ld %d\n",
             (long)usage.ru_utime.tv_sec * 1000000L + usage.ru_utime.tv_usec,
             (long)usage.ru_stime.tv_sec * 1000000L + usage.ru_stime.tv_usec,
-            usage.ru_maxrss);
+            usage.ru_maxrss, status);
     close(report);
     kill_leftovers();
     if (WIFSIGNALED(status)) {

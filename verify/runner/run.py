@@ -213,13 +213,16 @@ def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
     cpu = rusage.ru_utime + rusage.ru_stime
     peak = rusage.ru_maxrss * 1024
     measured = sandbox.read_report()
-    if measured is not None:    # verify-init saw the program itself (bwrap's outer process does not)
-        cpu, peak = measured      # the outer processes' own usage is the judge's, not the program's
+    if measured is not None:
+        # verify-init saw the program itself: its usage (the outer processes' is the judge's)
+        # and its exact wait status (bwrap would turn a signal N into an exit code 128+N)
+        cpu, peak, status = measured
     exit_code = os.waitstatus_to_exitcode(status)
     signal_number = -exit_code if exit_code < 0 else None
     exit_code = None if exit_code < 0 else exit_code
-    if signal_number is None and exit_code is not None and exit_code > 128 and _is_bwrap_wrapped(argv):
-        # bwrap reports its child's death by signal N as exit code 128+N
+    if measured is None and signal_number is None and exit_code is not None and exit_code > 128 \
+            and _is_bwrap_wrapped(argv):
+        # without verify-init, bwrap reports its child's death by signal N as exit code 128+N
         signal_number, exit_code = exit_code - 128, None
     stderr_text = b"".join(stderr_tail)[-STDERR_TAIL:].decode("utf-8", "replace")
     if limit is None and not stopped_early:

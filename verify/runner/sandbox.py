@@ -368,8 +368,8 @@ class Sandbox:
         self._report_write = self._info_write = None
         self._file_fds = []
 
-    def read_report(self) -> tuple[float, int] | None:
-        """(cpu seconds, peak RSS bytes) of the program, as verify-init measured them."""
+    def read_report(self) -> tuple[float, int, int] | None:
+        """(cpu seconds, peak RSS bytes, wait status) of the program, as verify-init saw them."""
         if self.report_fd is None:
             return None
         os.set_blocking(self.report_fd, False)
@@ -377,10 +377,10 @@ class Sandbox:
             words = os.read(self.report_fd, 256).split()
         except BlockingIOError:
             return None
-        if len(words) != 3:
+        if len(words) != 4:
             return None
-        user, system, rss = (int(w) for w in words)
-        return (user + system) / 1e6, rss * 1024
+        user, system, rss, status = (int(w) for w in words)
+        return (user + system) / 1e6, rss * 1024, status
 
     def popen_user(self) -> int | None:
         """The uid subprocess must switch to itself (only without bubblewrap and verify-init)."""

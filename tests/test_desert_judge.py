@@ -196,6 +196,22 @@ def test_the_verdict_does_not_depend_on_chunk_boundaries(output, sizes):
     assert (verdict.status, verdict.message, verdict.detail) == (whole.status, whole.message, whole.detail)
 
 
+@pytest.mark.parametrize("fast", [False, True])
+@pytest.mark.parametrize("chunk_size", [1, 3, 4, 1 << 16])
+def test_the_first_failure_in_output_order_wins_whatever_the_chunks(fast, chunk_size):
+    desert = DesertMap.parse("89E5.S\n")
+    # an illegal turn on line 1, text that is not a turn on line 2: line 1 is the failure
+    verdict = judge_bytes(desert, b"U-3\nD2-00\nL+0\n", chunk_size=chunk_size, fast=fast)
+    assert verdict.message == "attempt 1, turn 1 at (0,5): moving U would leave the grid"
+    assert verdict.detail == "the turn is written at output line 1, column 1"
+    # the turns written before unreadable text are played (and counted) first
+    verdict = judge_bytes(desert, b"L+0\nL+0 L+0 xx\nL+0\n", chunk_size=chunk_size, fast=fast)
+    assert verdict.message.startswith("output line 2, column 9: expected a turn")
+    assert verdict.stats["total_turns"] == 3
+    verdict = judge_bytes(desert, b"L+0\nL+0 R+7 xx\n", chunk_size=chunk_size, fast=fast)
+    assert verdict.message == "attempt 1, turn 3 at (0,4): pick up 7 but the tile holds no water"
+
+
 @settings(deadline=None, max_examples=30)
 @given(st.lists(st.integers(1, 9), min_size=1, max_size=20))
 def test_custom_notation_chunking(sizes):

@@ -115,31 +115,32 @@ def random_output(desert: DesertMap, notation: Notation, rng: random.Random) -> 
     return bytes(out)
 
 
-def line_cuts(output: bytes) -> list[int]:
-    """Cuts after every newline: the exact path then reads one line at a time.
-
-    The exact path reads all the complete lines of a chunk before it plays them, so when
-    a chunk holds an illegal turn and, on a later line, a token it cannot read, it reports
-    the later one (which one depends on where chunks end). The kernel reads turn by turn,
-    like the exact path fed line by line: that is the reference here.
-    """
-    return [index + 1 for index, byte in enumerate(output) if byte == 10]
+def chunk_cuts(length: int) -> st.SearchStrategy[list[int]]:
+    """Where to cut an output of ``length`` bytes into chunks: anywhere, in small runs, or every byte."""
+    def cuts_of(sizes: list[int]) -> list[int]:
+        cuts, position = [], 0
+        for size in sizes * (length // max(1, sum(sizes)) + 1):
+            position += size
+            if position >= length:
+                break
+            cuts.append(position)
+        return cuts
+    return st.one_of(
+        st.lists(st.integers(0, length), max_size=12),
+        st.lists(st.integers(1, 9), min_size=1, max_size=8).map(cuts_of),
+        st.just(list(range(1, length))),                      # 1-byte chunks
+    )
 
 
 def judge(desert: DesertMap, notation: Notation, output: bytes, cuts: list[int], fast: bool, **options):
+    """The whole verdict (``Verdict.to_dict()``: status, message, detail, warnings, stats)."""
     judge = DesertJudge(desert, notation, fast=fast, **options)
-    if fast:
-        assert isinstance(judge.transcript, FastTranscript)
+    assert isinstance(judge.transcript, FastTranscript) is fast
     bounds = [0, *sorted(cuts), len(output)]
     for start, stop in zip(bounds, bounds[1:]):
         if judge.feed(output[start:stop]) is not None:
             break
-    verdict = judge.finish().to_dict()
-    if verdict["status"] != Status.ACCEPTED.value:
-        # turns replayed when a failure is found depend on how far reading had gone: on the
-        # exact path too (it reads a whole chunk's tokens before playing them), so not compared
-        del verdict["stats"]["total_turns"]
-    return verdict
+    return judge.finish().to_dict()
 
 
 # ---------------------------------------------------------------- the differential tests
@@ -152,10 +153,36 @@ def test_kernel_and_exact_path_give_identical_verdicts(seed, which, deaths, data
     notation = ALL_NOTATIONS[which]
     desert = random_map(rng)
     output = random_output(desert, notation, rng)
-    cuts = data.draw(st.lists(st.integers(0, len(output)), max_size=8), label="chunk cuts")
-    exact = judge(desert, notation, output, line_cuts(output), fast=False, deaths=deaths)
-    fast = judge(desert, notation, output, cuts, fast=True, deaths=deaths)
+    exact_cuts = data.draw(chunk_cuts(len(output)), label="exact path's chunk cuts")
+    fast_cuts = data.draw(chunk_cuts(len(output)), label="fast path's chunk cuts")
+    exact = judge(desert, notation, output, exact_cuts, fast=False, deaths=deaths)
+    fast = judge(desert, notation, output, fast_cuts, fast=True, deaths=deaths)
     assert fast == exact
+
+
+NOT_A_TURN = [b"?", b"x+1", b"D2-00", b"hello", b"U+", b"#"]
+
+
+@settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), which=st.sampled_from(range(len(ALL_NOTATIONS))), data=st.data())
+def test_every_chunking_gives_the_same_full_verdict_on_either_path(seed, which, data):
+    """The first failure in output order, the same stats and warnings, however the output is cut:
+    in one chunk, at random places, in 1-byte chunks, on the exact path and on the fast path."""
+    rng = random.Random(seed)
+    notation = ALL_NOTATIONS[which]
+    desert = random_map(rng)
+    output = random_output(desert, notation, rng)
+    if rng.random() < 0.6:      # a line that is not a turn, maybe after an illegal turn in the same chunk
+        lines = output.split(b"\n")
+        lines.insert(rng.randrange(len(lines)), rng.choice(NOT_A_TURN))
+        output = b"\n".join(lines)
+    whole = judge(desert, notation, output, [], fast=False)
+    every_byte = list(range(1, len(output)))
+    assert judge(desert, notation, output, every_byte, fast=False) == whole
+    assert judge(desert, notation, output, every_byte, fast=True) == whole
+    for fast in (False, True):
+        cuts = data.draw(chunk_cuts(len(output)), label=f"chunk cuts, fast={fast}")
+        assert judge(desert, notation, output, cuts, fast=fast) == whole
 
 
 @settings(deadline=None, max_examples=60)
@@ -177,9 +204,10 @@ def test_map_first_order_gives_identical_verdicts(seed, data):
             moves.append(lines[index] + b"\n")
             index += 1
     output = b"".join(blocks) + b"".join(moves)
-    cuts = data.draw(st.lists(st.integers(0, len(output)), max_size=6), label="chunk cuts")
-    assert judge(desert, STANDARD, output, cuts, True, order="map-first") == \
-        judge(desert, STANDARD, output, line_cuts(output), False, order="map-first")
+    fast_cuts = data.draw(chunk_cuts(len(output)), label="fast path's chunk cuts")
+    exact_cuts = data.draw(chunk_cuts(len(output)), label="exact path's chunk cuts")
+    assert judge(desert, STANDARD, output, fast_cuts, True, order="map-first") == \
+        judge(desert, STANDARD, output, exact_cuts, False, order="map-first")
 
 
 def test_every_named_notation_is_read_by_the_kernel():
@@ -255,7 +283,7 @@ def test_a_long_stream_in_odd_chunks_matches_the_exact_path():
         position += rng.randint(1, 7)
         cuts.append(min(position, len(output)))
     fast = judge(desert, STANDARD, output, cuts, True)
-    exact = judge(desert, STANDARD, output, line_cuts(output), False)
+    exact = judge(desert, STANDARD, output, cuts, False)
     assert fast == exact
     assert fast["status"] == Status.WRONG.value       # the walk ends alive: not over
 
@@ -304,5 +332,5 @@ def test_line_and_column_after_a_long_stretch_read_by_the_kernel():
     output = b"R+0\nL+2\n" * 3000 + b"R+0 L+2 R+0\tL+2\n" * 50 + b"R+0 L+2 Rx0\n"
     for cuts in ([], list(range(7, len(output), 4093)), list(range(1, len(output), 1009))):
         fast = judge(desert, STANDARD, output, cuts, True)
-        assert fast == judge(desert, STANDARD, output, line_cuts(output), False)
+        assert fast == judge(desert, STANDARD, output, cuts, False)
         assert fast["message"].startswith("output line 6051, column 9: expected a turn")

@@ -239,11 +239,15 @@ class Transcript:
                     return start
             self._prefix_allowed = False
         region = data[pos:stop]
+        unreadable = None
         try:
             turns, read = tokenizer.tokenize(region, 0, complete)
         except TokenError as error:
+            # the turns written before the unreadable text come first in the output: an illegal
+            # one among them is the first failure (whatever the chunk holds after it)
+            turns, _ = tokenizer.tokenize(region[:error.offset], 0, True)
             line, column = self._where(data, start, pos + error.offset)
-            raise Unreadable(line, column, f"expected {error.expected}, found {error.found}") from None
+            unreadable = Unreadable(line, column, f"expected {error.expected}, found {error.found}")
         except TimeoutError:
             line, column = self._where(data, start, pos)
             raise Unreadable(line, column, "the notation's token pattern took too long on this text") from None
@@ -257,6 +261,8 @@ class Transcript:
                 offsets = tokenizer.token_offsets(region, 0, index + 1)
                 line, column = self._where(data, start, pos + offsets[index])
                 raise IllegalTurnError(error, line, column) from None
+        if unreadable is not None:
+            raise unreadable
         return pos + read
 
     def _attempt_for_moves(self, data: bytes, start: int, pos: int) -> Crossing:

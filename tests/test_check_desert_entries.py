@@ -9,7 +9,7 @@ from verify.runner import Limits
 from verify.scoring import score_entry
 
 REPO = Path(__file__).parent.parent
-ENTRIES = ["javascript", "perl-deaths", "python-golf", "perl-golf"]
+ENTRIES = ["javascript", "perl-deaths", "python-golf", "perl-golf", "awk"]
 
 
 @pytest.fixture(scope="module")

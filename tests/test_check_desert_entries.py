@@ -9,7 +9,7 @@ from verify.runner import Limits
 from verify.scoring import score_entry
 
 REPO = Path(__file__).parent.parent
-ENTRIES = ["javascript", "perl-deaths", "python-golf", "perl-golf", "awk"]
+ENTRIES = ["javascript", "perl-deaths", "python-golf", "perl-golf", "awk", "tcl"]
 
 
 @pytest.fixture(scope="module")

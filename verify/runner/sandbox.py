@@ -193,7 +193,6 @@ class Sandbox:
     _file_fds: list[int] = field(default_factory=list)
 
     def __enter__(self) -> "Sandbox":
-        self.temp = Path(tempfile.mkdtemp(prefix="verify-run-", dir=temp_root()))
         drop_uid = running_as_root() and bool(helper_path() or not bwrap_path() or setpriv_path())
         self.uid = secrets.randbelow(UID_RANGE[1] - UID_RANGE[0]) + UID_RANGE[0] if drop_uid else None
         try:
@@ -213,12 +212,12 @@ class Sandbox:
     # -- folders --------------------------------------------------------------------
 
     def _prepare_workdir(self) -> None:
-        assert self.temp is not None
         if self.copy_workdir and bwrap_path():
             self._workdir_layout = self._tmpfs_layout()
             if self._workdir_layout is not None:
                 self.visible_workdir = self.workdir
-                return
+                return                     # nothing of this run on the host's file systems
+        self.temp = Path(tempfile.mkdtemp(prefix="verify-run-", dir=temp_root()))
         if self.copy_workdir:
             copy = self.temp / "work"
             shutil.copytree(self.workdir, copy, symlinks=True, copy_function=shutil.copy)

@@ -202,3 +202,13 @@ def test_a_judge_that_cannot_even_start_is_a_judge_error(contest, monkeypatch):
     monkeypatch.setattr(echo_challenge.EchoChallenge, "judge", lambda self, options, case: {}["missing"])
     verdict = judge_run(entry, case("x", b"abc"), LIMITS).verdict
     assert verdict.status is Status.JUDGE_ERROR and "KeyError" in verdict.message
+
+
+def test_check_can_pick_cases_by_pattern(contest):
+    root, cases = contest
+    folder = write_entry(root / "submissions" / "echo" / "cat", "cat.py", CAT, demo=b"demo\n")
+    result = run_cli("check", str(folder), "--testcases", str(cases), "--case", "t*", "--case", "demo",
+                     "--format", "json")
+    assert [c["case"] for c in json.loads(result.output)["entries"][0]["cases"]] == ["two", "demo"]
+    none = run_cli("check", str(folder), "--testcases", str(cases), "--case", "zzz")
+    assert none.exit_code == 1 and "no case matches zzz" in none.output

@@ -6,11 +6,12 @@ Compiled entries are built once, before their cases start.
 """
 from __future__ import annotations
 
+import fnmatch
 import os
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from verify.challenges.base import TestCase
 from verify.entries import Entry, entry_label, load_entry
@@ -63,8 +64,10 @@ def cases_for(entry: Entry, testcases: Path | None) -> list[TestCase]:
     return [*cases, *entry.challenge.entry_cases(entry.options, entry.folder)]
 
 
-def load_checks(paths: Iterable[Path], testcases: Path | None) -> list[EntryCheck]:
-    """Load each entry; a broken one becomes a failed check with its one-line error."""
+def load_checks(paths: Iterable[Path], testcases: Path | None,
+                case_patterns: Sequence[str] = ()) -> list[EntryCheck]:
+    """Load each entry; a broken one becomes a failed check with its one-line error.
+    `case_patterns` (shell patterns such as ``one-row-*``) keep only the cases they name."""
     checks = []
     for path in paths:
         label = entry_label(Path(path))
@@ -86,6 +89,10 @@ def load_checks(paths: Iterable[Path], testcases: Path | None) -> list[EntryChec
             check.cases = cases_for(entry, testcases)
         except VerifyError as error:
             check.error = str(error)
+        if case_patterns:
+            check.cases = [c for c in check.cases if any(fnmatch.fnmatchcase(c.name, p) for p in case_patterns)]
+            if not check.cases and check.error is None:
+                check.error = f"no case matches {', '.join(case_patterns)}"
         if not check.cases and check.error is None:
             check.error = "no test cases found (give --testcases DIR)"
         checks.append(check)

@@ -71,14 +71,16 @@ def _limit_options(function):
               default="table", show_default=True)
 @click.option("--testcases", type=click.Path(file_okay=False, path_type=__import__("pathlib").Path),
               default=None, help="Folder of test cases (default: testcases/<challenge>).")
+@click.option("--case", "cases", multiple=True, metavar="PATTERN",
+              help="Only the cases whose name matches (shell pattern, e.g. 'one-row-*'; repeatable).")
 @_limit_options
-def check(entries, jobs, output_format, testcases, **limits) -> None:
+def check(entries, jobs, output_format, testcases, cases, **limits) -> None:
     """Run each ENTRY (an entry folder) on its contest's test cases and its own demo.
 
     Exit code 0 when every case of every entry is accepted, 1 otherwise."""
     from verify import commands
     sys.exit(commands.check(entries, jobs=jobs, fmt=output_format, testcases=testcases,
-                            limits=commands.make_limits(**limits)))
+                            limits=commands.make_limits(**limits), cases=cases))
 
 
 @main.command()

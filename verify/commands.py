@@ -53,8 +53,9 @@ def _run_with_progress(checks: list[EntryCheck], limits: Limits, jobs: int | Non
         progress.close()
 
 
-def check(paths: Sequence[Path], *, jobs: int | None, fmt: str, testcases: Path | None, limits: Limits) -> int:
-    checks = load_checks(paths, testcases)
+def check(paths: Sequence[Path], *, jobs: int | None, fmt: str, testcases: Path | None, limits: Limits,
+          cases: Sequence[str] = ()) -> int:
+    checks = load_checks(paths, testcases, cases)
     _run_with_progress(checks, limits, jobs)
     click.echo(check_report(checks, fmt))
     return 0 if checks and all(c.passed for c in checks) else 1

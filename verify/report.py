@@ -102,7 +102,8 @@ def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, languag
     rows = []
     for s in standings:
         score = s.score
-        rows.append([s.rank or "-", s.label, language_names.get(s.language, s.language),
+        language = " ".join([language_names.get(s.language, s.language), *(score.flags if score else ())])
+        rows.append([s.rank or "-", s.label, language,
                      score.source_bytes if score else "", f"+{score.penalty}" if score and score.penalty else "",
                      score.total if score else "", score.chars if score else "",
                      "" if s.passed else s.why_not])

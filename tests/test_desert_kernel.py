@@ -210,6 +210,13 @@ def test_map_first_order_gives_identical_verdicts(seed, data):
         judge(desert, STANDARD, output, exact_cuts, False, order="map-first")
 
 
+def test_the_fast_path_keeps_the_core_reading_loop():
+    """FastTranscript replaces the core's seams only: one reading loop, so the paths cannot drift."""
+    from verify.challenges.desert.transcript import Transcript
+    replaced = {name for name in vars(FastTranscript) if name in vars(Transcript)}
+    assert replaced == {"__init__", "__doc__", "__module__", "_play_turns", "_new_route", "_turn_codes"}
+
+
 def test_every_named_notation_is_read_by_the_kernel():
     for notation in NOTATIONS.values():
         assert compile_notation(notation) is not None, notation.name

@@ -1,9 +1,9 @@
 """The fast path of desert judging: a compiled loop replays the bulk of the turns.
 
-:class:`FastTranscript` is the core's :class:`Transcript` with one change: where the
-exact path tokenises a stretch of moves and plays it through :meth:`Crossing.play`, it
-first lets the kernel (:mod:`kernel_jit`) replay that stretch straight from the bytes,
-into the same :class:`Crossing` (the kernel works on numpy views of its water and visited
+:class:`FastTranscript` is the core's :class:`Transcript` (one reading loop for both
+paths) with its seam ``_play_turns`` replaced: where the exact path tokenises a run of
+moves and plays it through :meth:`Crossing.play`, it first lets the kernel
+(:mod:`kernel_jit`) replay that run straight from the bytes, into the same :class:`Crossing` (the kernel works on numpy views of its water and visited
 bytearrays and writes its scalars back). The kernel plays legal turns that do not reach
 E (a dying turn too: the attempt is then marked dead, as the engine does) and stops before
 any other token (illegal, winning, unusual, a map row); the exact path then reads from
@@ -41,13 +41,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from verify.challenges.desert.engine import DIRECTIONS, FILL, Outcome, Turn
+from verify.challenges.desert.engine import DIRECTIONS, FILL, Crossing, Outcome, Turn
 from verify.challenges.desert.kernel_tables import (
     KIND_CODES, P_END, P_HEIGHT, P_ROUTE_SQUARES, P_START, P_WIDTH, CompiledNotation, compile_notation,
 )
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import STANDARD, Notation
-from verify.challenges.desert.transcript import _MAP_ROW_BYTES, LONG_LINE, ROW_SLACK, Transcript, Unreadable
+from verify.challenges.desert.transcript import MAP_ROW_BYTES, Transcript
 
 MASK = (1 << 64) - 1
 MIX1 = 0x9E3779B97F4A7C15
@@ -196,18 +196,21 @@ class TurnCodes(dict):
 # ---------------------------------------------------------------- the transcript with a kernel
 
 class FastTranscript(Transcript):
-    """A :class:`Transcript` whose moves are replayed by the kernel wherever it can."""
+    """A :class:`Transcript` whose runs of turns are played by the kernel wherever it can.
+
+    The reading loop, map rows, attempts, prefixes and every failure are the core's; this
+    class replaces its two seams only: :meth:`_play_turns` (the kernel first, the core's
+    tokenizer for what the kernel refuses) and the route identity (two rolling hashes the
+    kernel computes, instead of BLAKE2b).
+    """
 
     def __init__(self, desert: DesertMap, notation: Notation, compiled: CompiledNotation,
                  replay: Callable, order: str = "moves-first", deaths: str = "turns"):
         super().__init__(desert, notation, order, deaths)
-        squares = deaths == "squares"
-        self._route_code = TurnCodes(squares)
-        self._route = RollingRoute()
         self._replay = replay
         self._tables = np.ascontiguousarray(compiled.tables.reshape(-1))
         params = compiled.params.copy()
-        params[P_ROUTE_SQUARES] = int(squares)
+        params[P_ROUTE_SQUARES] = int(deaths == "squares")
         params[P_WIDTH], params[P_HEIGHT] = desert.width, desert.height
         params[P_START] = desert.start[0] * desert.width + desert.start[1]
         params[P_END] = desert.end[0] * desert.width + desert.end[1]
@@ -215,139 +218,42 @@ class FastTranscript(Transcript):
         self._state = np.zeros(STATE_COUNT, dtype=np.int64)
         self._digest = np.zeros(2, dtype=np.uint64)
         self._views: tuple[Any, np.ndarray, np.ndarray] | None = None
-        self._refused = -1
-        self._span: tuple[int, int, int, int] | None = None   # the last loop call's bytes and lines
-        self._separators = frozenset(notation.separator_bytes)
         self.kernel_turns = 0       # turns the kernel played (a statistic)
         self.stops = [0] * len(REASONS)
 
-    def _new_attempt(self) -> None:
-        super()._new_attempt()
-        self._route = RollingRoute()
+    def _new_route(self) -> RollingRoute:
+        return RollingRoute()
 
-    def _read(self, final: bool) -> None:
-        """The exact path's reading loop, with one change: in the moves of a live attempt the
-        kernel reads first, up to the first byte it does not play (a map row start among
-        them), and a stretch left to the exact path is one line (the exact path looks for
-        the next map row with a regex over the whole chunk: slower than the replay itself)."""
-        data = self._pending
-        pos, end = 0, len(data)
+    def _turn_codes(self, squares: bool) -> TurnCodes:
+        return TurnCodes(squares)
+
+    def _play_turns(self, game: Crossing, data: bytes, pos: int, end: int, final: bool) -> int:
+        """The core's seam, with the kernel reading first: it plays the turns of a live attempt
+        up to the first token it refuses (illegal, winning, unusual, not a turn: a map row
+        among them) or just after a dying turn; the core's tokenizer reads from there to the
+        end of that line (every verdict is the exact engine's), and the kernel goes on."""
         buffer = np.frombuffer(data, dtype=np.uint8)
-        self._refused = -1          # where in ``data`` the kernel last refused a token
-        self._span = None
-        try:
-            while pos < end:
-                if self._column == 0 and data[pos] in _MAP_ROW_BYTES:
-                    newline = data.find(b"\n", pos)
-                    if newline < 0:
-                        if not final and end - pos <= self.map.width + ROW_SLACK:
-                            break
-                        stop = min(end, pos + self.map.width + ROW_SLACK + 1)
-                        self._map_row(data[pos:stop], complete=newline >= 0 or final and stop == end)
-                        pos = end
-                        continue
-                    self._map_row(data[pos:newline], complete=True)
-                    pos = newline + 1
-                    self._line += 1
-                    continue
-                if self._block:
-                    raise Unreadable(self._line, self._column + 1,
-                                     f"the map block of line {self._block_line} has {len(self._block)} rows, "
-                                     f"expected {self.map.height}")
-                game = self._game
-                if (game is not None and game.outcome is Outcome.ALIVE and not self._prefix_allowed
-                        and self._refused != pos):
-                    reason, read = self._kernel(game, buffer, pos, end, final)
-                    if read > pos:
-                        self._advance_over(data, pos, read)
-                        pos = read
-                        if reason == R_CHUNK_END and pos < end:
-                            break               # a cut token: wait for the rest
-                        continue
-                newline = data.find(b"\n", pos)
-                if newline >= 0:
-                    stop, complete = newline + 1, True
-                else:
-                    stop, complete = end, final
-                    if not final and end - pos < LONG_LINE:
-                        break
-                read = self._moves(data, pos, stop, complete, end, final)
-                self._advance_over(data, pos, read)
-                pos = read
-                if read < stop:
-                    break
-        finally:
-            self._pending = data[pos:]
+        refused = -1                # where the kernel last stopped short: the core reads from there
+        while pos < end:
+            if self._column == 0 and data[pos] in MAP_ROW_BYTES:
+                return pos          # the reading loop reads map rows
+            if game.outcome is Outcome.ALIVE and pos != refused:
+                reason, pos = self._kernel(game, buffer, pos, end, final)
+                if reason == R_CHUNK_END:
+                    return pos      # all read, or a token cut by the end of the chunk
+                refused = pos
+                continue
+            newline = data.find(b"\n", pos, end)
+            stop, complete = (newline + 1, True) if newline >= 0 else (end, final)
+            read = super()._play_turns(game, data, pos, stop, complete)
+            if read < stop:
+                return read         # the line is still arriving
+            pos = read
+        return pos
 
-    def _advance_over(self, data: bytes, start: int, stop: int) -> None:
-        """``_advance`` (line and column after ``data[start:stop]``), taking the newlines the
-        loop counted when its last call ended at ``stop``: no second pass over its bytes."""
-        span = self._span
-        if span is None or span[1] != stop or not start <= span[0] <= stop:
-            self._advance(data, start, stop)
-            return
-        begin, _, newlines, line_start = span
-        self._advance(data, start, begin)       # the few bytes read before the loop's call
-        if newlines:
-            self._line += newlines
-            self._column = stop - line_start
-        else:
-            self._column += stop - begin
-
-    def _moves(self, data: bytes, start: int, stop: int, complete: bool,
-               reach: int | None = None, final: bool = False) -> int:
-        """The exact path's ``_moves`` (one line: ``data[start:stop]``), where the kernel reads
-        first, on past ``stop`` up to ``reach`` (the end of the data, ``final`` if nothing
-        follows): the first line of an attempt and the rest of its moves in one call."""
-        if reach is None:
-            reach, final = stop, complete
-        separators = self._separators
-        pos = start
-        while pos < stop and data[pos] in separators:
-            pos += 1
-        if pos == stop:
-            return stop
-        game = self._attempt_for_moves(data, start, pos)
-        if self._prefix_allowed:        # as the exact path reads an attempt's prefix
-            prefix = self.notation.prefix_bytes
-            if prefix:
-                available = data[pos:min(stop, pos + len(prefix))]
-                if available == prefix:
-                    pos += len(prefix)
-                elif prefix.startswith(available) and not complete:
-                    return start
-            self._prefix_allowed = False
-        buffer = np.frombuffer(data, dtype=np.uint8)
-        saved = (self._line, self._column)
-        cursor = start
-        try:
-            while pos < reach and game.outcome is Outcome.ALIVE:
-                if pos != self._refused:
-                    reason, pos = self._kernel(game, buffer, pos, reach, final)
-                    if pos >= stop or reason == R_CHUNK_END:
-                        return pos          # past this line, the reading loop takes over
-                    if reason == R_DEATH:
-                        break               # the rest of the line: the exact path, below
-                # the exact path reads the refused token, up to the end of its line
-                self._advance(data, cursor, pos)
-                cursor = pos
-                line_end = data.find(b"\n", pos, reach)
-                limit, whole = (line_end + 1, True) if line_end >= 0 else (reach, final)
-                read = super()._moves(data[pos:limit], 0, limit - pos, whole)
-                self._advance(data, cursor, pos + read)
-                cursor = pos = pos + read
-                if pos < limit or pos >= stop:
-                    return pos
-            if pos < stop:              # after the end of the attempt: the exact path's verdict
-                self._advance(data, cursor, pos)
-                cursor = pos
-                pos += super()._moves(data[pos:stop], 0, stop - pos, complete)
-            return pos
-        finally:
-            self._line, self._column = saved
-
-    def _kernel(self, game, buffer: np.ndarray, pos: int, stop: int, complete: bool) -> tuple[int, int]:
-        """One call of the compiled loop from ``pos``; returns (stop reason, where it stopped)."""
+    def _kernel(self, game: Crossing, buffer: np.ndarray, pos: int, end: int, final: bool) -> tuple[int, int]:
+        """One call of the compiled loop from ``pos``: returns (stop reason, where it stopped),
+        with the game, the route, ``_line`` and ``_column`` brought up to there."""
         views = self._views
         if views is None or views[0] is not game:
             views = self._views = (game, np.frombuffer(game.water, dtype=np.uint8),
@@ -355,10 +261,14 @@ class FastTranscript(Transcript):
         state, digest = self._state, self._digest
         state[:4] = (game.row * self.map.width + game.col, game.carried, game.turns, game.drawn)
         digest[:] = self._route.value
-        reason = self._replay(buffer, pos, stop, complete, self._tables, self._params,
+        reason = self._replay(buffer, pos, end, final, self._tables, self._params,
                               views[1], views[2], state, digest)
         position, carried, turns, drawn, stopped, _, newlines, line_start = state.tolist()
-        self._span = (pos, stopped, newlines, line_start)
+        if newlines:                    # counted by the loop: no second pass over its bytes
+            self._line += newlines
+            self._column = stopped - line_start
+        else:
+            self._column += stopped - pos
         played = turns - game.turns
         if played:
             game.row, game.col = divmod(position, self.map.width)
@@ -370,8 +280,6 @@ class FastTranscript(Transcript):
             self.kernel_turns += played
             if reason == R_DEATH:           # the loop played the dying turn
                 game.outcome, game.ended_on = Outcome.DEAD, turns
-        elif reason != R_CHUNK_END:
-            self._refused = stopped         # the exact path reads from here: do not ask again
         self.stops[reason] += 1
         return reason, stopped
 

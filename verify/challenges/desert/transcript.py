@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from typing import Any
 
 from verify.challenges.desert.engine import FILL, Crossing, IllegalTurn, Outcome, Turn
 from verify.challenges.desert.map import DesertMap
@@ -25,7 +26,7 @@ ROW_SLACK = 64            # bytes past the map's width we wait for before callin
 LONG_LINE = 1 << 16       # a moves line with no newline yet is read once this much of it is waiting
 MAX_WARNINGS = 20
 _MAP_ROW_START = re.compile(b"\n[" + re.escape(MAP_ROW_CHARACTERS) + b"]")
-_MAP_ROW_BYTES = frozenset(MAP_ROW_CHARACTERS)
+MAP_ROW_BYTES = frozenset(MAP_ROW_CHARACTERS)
 
 
 # ---------------------------------------------------------------- what can go wrong
@@ -111,7 +112,7 @@ class Transcript:
         self._expected_rows = [desert.text().encode()[r * (desert.width + 1):(r + 1) * (desert.width + 1) - 1]
                                for r in range(desert.height)]
         self._landmarks = [tuple(c for c, byte in enumerate(row) if byte in b"SE") for row in self._expected_rows]
-        self._route_code = _RouteCodes(squares=deaths == "squares")
+        self._route_code = self._turn_codes(deaths == "squares")
         # position of self._pending[0] in the output: 1-based line, 0-based column
         self._pending = b""
         self._line, self._column = 1, 0
@@ -120,7 +121,7 @@ class Transcript:
         self._block_line = 0
         # the attempt being read
         self._game: Crossing | None = None
-        self._route = hashlib.blake2b(digest_size=16)
+        self._route = self._new_route()
         self._prefix_allowed = True
         self._printed_map: list[bytes] | None = None   # map-first: the attempt's map, checked at its end
         self._printed_map_line = 0
@@ -165,11 +166,13 @@ class Transcript:
         return self._game.turns if self._game is not None else 0
 
     def _read(self, final: bool) -> None:
+        """The one reading loop (of both paths): map rows here, the moves between them in
+        :meth:`_moves`, which hands runs of turns to :meth:`_play_turns`."""
         data = self._pending
         pos, end = 0, len(data)
         try:
             while pos < end:
-                if self._column == 0 and data[pos] in _MAP_ROW_BYTES:
+                if self._column == 0 and data[pos] in MAP_ROW_BYTES:
                     newline = data.find(b"\n", pos)
                     if newline < 0:
                         if not final and end - pos <= self.map.width + ROW_SLACK:
@@ -186,22 +189,10 @@ class Transcript:
                     raise Unreadable(self._line, self._column + 1,
                                      f"the map block of line {self._block_line} has {len(self._block)} rows, "
                                      f"expected {self.map.height}")
-                found = _MAP_ROW_START.search(data, pos)
-                if found:
-                    stop, complete = found.start() + 1, True
-                else:
-                    last_newline = data.rfind(b"\n", pos)
-                    if last_newline >= 0:
-                        stop, complete = last_newline + 1, True
-                    else:
-                        stop, complete = end, final
-                        if not final and end - pos < LONG_LINE:
-                            break
-                read = self._moves(data, pos, stop, complete)
-                self._advance(data, pos, read)
+                read = self._moves(data, pos, end, final)
+                if read == pos:
+                    break               # a token or a line cut by the end of the chunk: wait for the rest
                 pos = read
-                if read < stop:
-                    break
         finally:
             self._pending = data[pos:]
 
@@ -222,22 +213,47 @@ class Transcript:
 
     # ---------------------------------------------------------- moves
 
-    def _moves(self, data: bytes, start: int, stop: int, complete: bool) -> int:
-        """Read turns from ``data[start:stop]``; return where reading stopped."""
-        tokenizer = self.tokenizer
-        pos = tokenizer.skip_separators(data, start, stop)
-        if pos == stop:
-            return stop
+    def _moves(self, data: bytes, start: int, end: int, final: bool) -> int:
+        """Read the moves in ``data[start:end]`` up to the next map row, as far as they can be
+        read now (``final``: nothing follows ``end``); return where reading stopped. On entry
+        and on return, ``_line`` and ``_column`` give the position reached."""
+        pos = self.tokenizer.skip_separators(data, start, end)
+        if pos == end or data[pos] in MAP_ROW_BYTES and (data[pos - 1] == 10 if pos > start else self._column == 0):
+            self._advance(data, start, pos)
+            return pos                  # (a map row: the reading loop reads it)
         game = self._attempt_for_moves(data, start, pos)
         if self._prefix_allowed:
             prefix = self.notation.prefix_bytes
             if prefix:
-                available = data[pos:min(stop, pos + len(prefix))]
+                available = data[pos:min(end, pos + len(prefix))]
                 if available == prefix:
                     pos += len(prefix)
-                elif prefix.startswith(available) and not complete:
+                elif prefix.startswith(available) and not final:
                     return start
             self._prefix_allowed = False
+        self._advance(data, start, pos)
+        return self._play_turns(game, data, pos, end, final)
+
+    # ---------------------------------------------------------- what a subclass may replace
+    # (the fast path, kernel.FastTranscript: the kernel plays runs of turns, its own route hash)
+
+    def _play_turns(self, game: Crossing, data: bytes, pos: int, end: int, final: bool) -> int:
+        """Play the turns written from ``data[pos]`` on, up to the next map row, as far as they
+        can be read now; return where reading stopped (``_line``/``_column`` follow). Raises
+        the first failure among them in output order. Here: the notation's tokenizer, then
+        :meth:`Crossing.play`; a line still arriving is read once it is whole (or long)."""
+        found = _MAP_ROW_START.search(data, pos, end)
+        if found:
+            stop, complete = found.start() + 1, True
+        else:
+            last_newline = data.rfind(b"\n", pos, end)
+            if last_newline >= 0:
+                stop, complete = last_newline + 1, True
+            elif not final and end - pos < LONG_LINE:
+                return pos
+            else:
+                stop, complete = end, final
+        tokenizer = self.tokenizer
         region = data[pos:stop]
         unreadable = None
         try:
@@ -246,10 +262,10 @@ class Transcript:
             # the turns written before the unreadable text come first in the output: an illegal
             # one among them is the first failure (whatever the chunk holds after it)
             turns, _ = tokenizer.tokenize(region[:error.offset], 0, True)
-            line, column = self._where(data, start, pos + error.offset)
+            line, column = self._where(data, pos, pos + error.offset)
             unreadable = Unreadable(line, column, f"expected {error.expected}, found {error.found}")
         except TimeoutError:
-            line, column = self._where(data, start, pos)
+            line, column = self._where(data, pos, pos)
             raise Unreadable(line, column, "the notation's token pattern took too long on this text") from None
         if turns:
             self._route.update(b"".join(map(self._route_code.__getitem__, turns)))
@@ -259,11 +275,22 @@ class Transcript:
             except IllegalTurn as error:
                 index = error.turn - before - 1
                 offsets = tokenizer.token_offsets(region, 0, index + 1)
-                line, column = self._where(data, start, pos + offsets[index])
+                line, column = self._where(data, pos, pos + offsets[index])
                 raise IllegalTurnError(error, line, column) from None
         if unreadable is not None:
             raise unreadable
+        self._advance(data, pos, pos + read)
         return pos + read
+
+    def _new_route(self) -> Any:
+        """An empty route identity (``update(codes)``, ``digest()``): a 16-byte BLAKE2b here."""
+        return hashlib.blake2b(digest_size=16)
+
+    def _turn_codes(self, squares: bool) -> dict[Turn, bytes]:
+        """Turn -> the bytes it adds to its route (``squares``: the direction only)."""
+        return _RouteCodes(squares)
+
+    # ---------------------------------------------------------- attempts
 
     def _attempt_for_moves(self, data: bytes, start: int, pos: int) -> Crossing:
         if self.winning_attempt is not None:
@@ -280,7 +307,7 @@ class Transcript:
 
     def _new_attempt(self) -> None:
         self._game = Crossing(self.map, self.attempts + 1)
-        self._route = hashlib.blake2b(digest_size=16)
+        self._route = self._new_route()
         self._prefix_allowed = True
 
     # ---------------------------------------------------------- maps
@@ -291,7 +318,7 @@ class Transcript:
         width = self.map.width
         if row.translate(None, MAP_ROW_CHARACTERS):           # some byte is not a map character: which?
             for column, byte in enumerate(row[:width + 1]):
-                if byte not in _MAP_ROW_BYTES:
+                if byte not in MAP_ROW_BYTES:
                     raise Unreadable(line, column + 1, f"{_show(byte)} in a map row (expected one of SE1-9.#)")
         if len(row) != width or not complete:
             shown = f"{len(row)}" if complete and len(row) <= width + ROW_SLACK else f"more than {width + ROW_SLACK}"

@@ -17,12 +17,18 @@ is possible only when
   head); or neither numbered and the joined segment fits into the longest
   run of still free numbers.
 
+Number options: between placed numbers x (cell p) and y (cell q), x+j can
+only be on a cell reachable from p in j steps and reaching q in y-x-j steps
+over unnumbered cells (see _number_options). A cell with one possible number,
+or a number with one possible cell, is placed; a link a -> b also needs some
+number of a followed by one of b.
+
 Propagation: a tail with one possible successor, or a head with one possible
 predecessor (that cannot be the cell of 1 instead), is linked; a head with no
-possible predecessor is the cell of 1;
-a tail with none (other than the last cell) is a contradiction. When
-propagation stalls, the solver branches on the tail or head with the fewest
-options. Sets of cells and of numbers are Python ints used as bitsets.
+possible predecessor is the cell of 1; a tail with none (other than the last
+cell) is a contradiction. When propagation stalls, the solver branches on the
+tail, head or number with the fewest alternatives. Sets of cells and of
+numbers are Python ints used as bitsets.
 
 ``count_solutions(puzzle, limit)`` counts up to ``limit`` (2 proves a puzzle
 unique); ``solve(puzzle)`` returns the solved board or None.

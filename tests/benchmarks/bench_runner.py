@@ -149,7 +149,7 @@ def main() -> None:
     overhead(Program("python", reference), case, max(5, options.repeat // 2),
              "desert reference, generated-seed110")
     long_case = (REPO / "testcases" / "desert" / "one-row-26.txt").read_bytes()
-    overhead(Program("python", reference), long_case, max(3, options.repeat // 6),
+    overhead(Program("python", reference), long_case, max(5, options.repeat // 4),
              "desert reference, one-row-26")
     print("2. parallel check")
     parallel(options.runs)

@@ -145,3 +145,39 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
                               "solve", "arrows", str(tmp_path / "nope.txt")],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+# ----- through the runner: Dutch input reaches a Dutch entry; the speed table -----
+
+def _entry(root, name, arrows, program):
+    folder = root / "submissions" / "arrows" / name
+    folder.mkdir(parents=True)
+    (folder / "solve.py").write_text(program)
+    (folder / "entry.toml").write_text(
+        f'challenge = "arrows"\nlanguage = "python"\nsource = "solve.py"\n\n[arrows]\narrows = "{arrows}"\n')
+    return folder
+
+
+def test_entries_run_through_the_runner_with_their_own_arrow_names(tmp_path):
+    from verify.challenges.arrows.speed import speed_table
+    from verify.checking import load_checks, run_checks
+    from verify.runner import Limits
+
+    cases = tmp_path / "testcases" / "arrows"
+    cases.mkdir(parents=True)
+    (cases / "p1.txt").write_text(PUZZLE_1_CONTEST_TEXT)
+    dutch = _entry(tmp_path, "dutch", "dutch", (
+        "import sys\n"
+        "rows = sys.stdin.read().split('\\n')\n"
+        "print('3\\n1ZO 3ZW 8Z\\n4Z 2N 7N\\n5O 6NO 9' if rows[1] == '1ZO 0ZW 0Z' else 'not dutch')\n"))
+    english = _entry(tmp_path, "english", "english", "print('1SE 3SW 8S\\n4S 2N 7N\\n6E 5NE 9')\n")
+    checks = run_checks(load_checks([dutch, english], cases), Limits(wall_time=20, cpu_time=20), jobs=2)
+    by_name = {c.label: c for c in checks}
+    assert by_name["arrows/dutch"].passed, by_name["arrows/dutch"].why_not
+    wrong = by_name["arrows/english"].results[0].verdict
+    assert wrong.message == "5 at (2,1) is not on the S ray of 4 at (1,0)"
+    table = speed_table(tmp_path / "submissions", cases, 1, Limits(wall_time=20, cpu_time=20))
+    lines = table.splitlines()
+    assert lines[0].startswith("Speed: arrows")
+    assert any(line.split()[:2] == ["1", "arrows/dutch"] for line in lines)
+    assert any(line.split()[:2] == ["-", "arrows/english"] and "not on the S ray" in line for line in lines)

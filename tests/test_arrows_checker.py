@@ -145,6 +145,12 @@ def test_an_endless_line_is_stopped_early_with_memory_bounded():
     assert len(j.pending) < 2000
 
 
+def test_endless_blank_lines_are_garbage():
+    verdict = judge(S1_TEXT + "\n" * 2000)
+    assert verdict.status is Status.PRESENTATION
+    assert verdict.message == "line 1005: more than 1000 blank lines"
+
+
 def test_a_wrong_answer_is_wrong_not_presentation():
     verdict = judge(S1_TEXT.replace("4S 2N", "2S 4N"))
     assert verdict.status is Status.WRONG

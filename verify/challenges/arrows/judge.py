@@ -17,6 +17,8 @@ from verify.challenges.arrows.checker import first_error
 from verify.challenges.arrows.model import CELL_PATTERN, NOTATIONS, NO_ARROW, Puzzle
 from verify.verdict import Status, Verdict
 
+MAX_BLANK_LINES = 1000  # tolerated, but an endless stream of them is garbage
+
 
 class ArrowsJudge:
     """A StreamJudge for one run on one puzzle (see verify.challenges.base.StreamJudge)."""
@@ -34,6 +36,7 @@ class ArrowsJudge:
         self.arrows: list[int] = []
         self.numbers: list[int] = []
         self.rows_read = 0
+        self.blank_lines = 0
         self.failed: Verdict | None = None
 
     # ----- StreamJudge -----
@@ -84,6 +87,9 @@ class ArrowsJudge:
             return self._presentation(f"{where}: not ASCII text")
         tokens = text.split()
         if not tokens:
+            self.blank_lines += 1
+            if self.blank_lines > MAX_BLANK_LINES:
+                return self._presentation(f"{where}: more than {MAX_BLANK_LINES} blank lines")
             return None
         first = not self.seen_content
         self.seen_content = True

@@ -189,10 +189,9 @@ class Transcript:
                     raise Unreadable(self._line, self._column + 1,
                                      f"the map block of line {self._block_line} has {len(self._block)} rows, "
                                      f"expected {self.map.height}")
-                read = self._moves(data, pos, end, final)
-                if read == pos:
+                pos = self._moves(data, pos, end, final)
+                if pos < end and not (self._column == 0 and data[pos] in MAP_ROW_BYTES):
                     break               # a token or a line cut by the end of the chunk: wait for the rest
-                pos = read
         finally:
             self._pending = data[pos:]
 
@@ -215,8 +214,9 @@ class Transcript:
 
     def _moves(self, data: bytes, start: int, end: int, final: bool) -> int:
         """Read the moves in ``data[start:end]`` up to the next map row, as far as they can be
-        read now (``final``: nothing follows ``end``); return where reading stopped. On entry
-        and on return, ``_line`` and ``_column`` give the position reached."""
+        read now (``final``: nothing follows ``end``); return where reading stopped: ``end``,
+        the start of a map row, or bytes that must wait for the next chunk. On entry and on
+        return, ``_line`` and ``_column`` give the position reached."""
         pos = self.tokenizer.skip_separators(data, start, end)
         if pos == end or data[pos] in MAP_ROW_BYTES and (data[pos - 1] == 10 if pos > start else self._column == 0):
             self._advance(data, start, pos)
@@ -239,20 +239,24 @@ class Transcript:
 
     def _play_turns(self, game: Crossing, data: bytes, pos: int, end: int, final: bool) -> int:
         """Play the turns written from ``data[pos]`` on, up to the next map row, as far as they
-        can be read now; return where reading stopped (``_line``/``_column`` follow). Raises
-        the first failure among them in output order. Here: the notation's tokenizer, then
-        :meth:`Crossing.play`; a line still arriving is read once it is whole (or long)."""
+        can be read now; return where reading stopped, as :meth:`_moves` does (``_line`` and
+        ``_column`` follow). Raises the first failure among them in output order. Here: the
+        notation's tokenizer, then :meth:`Crossing.play`; a line still arriving is read once
+        it is whole (or long)."""
         found = _MAP_ROW_START.search(data, pos, end)
         if found:
             stop, complete = found.start() + 1, True
+        elif final:
+            stop, complete = end, True
         else:
             last_newline = data.rfind(b"\n", pos, end)
-            if last_newline >= 0:
-                stop, complete = last_newline + 1, True
-            elif not final and end - pos < LONG_LINE:
-                return pos
+            line_start = last_newline + 1 if last_newline >= 0 else pos
+            if end - line_start >= LONG_LINE:
+                stop, complete = end, False
+            elif last_newline >= 0:
+                stop, complete = line_start, True
             else:
-                stop, complete = end, final
+                return pos
         tokenizer = self.tokenizer
         region = data[pos:stop]
         unreadable = None

@@ -4,8 +4,8 @@ from hypothesis import given, settings, strategies as st
 
 from verify.challenges.arrows.checker import path_of
 from verify.challenges.arrows.generator import board_of_path, random_path
-from verify.challenges.arrows.model import (NO_ARROW, Puzzle, parse_lists, parse_puzzle,
-                                            parse_text)
+from verify.challenges.arrows.model import (NO_ARROW, NOTATIONS, STEPS, Puzzle, parse_lists,
+                                            parse_puzzle, parse_text)
 from verify.errors import InputError
 
 from arrows_reference import (PUZZLE_1, PUZZLE_1_CONTEST_TEXT, PUZZLE_2, SOLUTION_1,
@@ -17,6 +17,23 @@ def cells(puzzle, *coords):
 
 
 # ----- the spec's facts -----
+
+@pytest.mark.parametrize("english, dutch, step", [
+    ("N", "N", (-1, 0)), ("NE", "NO", (-1, 1)), ("E", "O", (0, 1)), ("SE", "ZO", (1, 1)),
+    ("S", "Z", (1, 0)), ("SW", "ZW", (1, -1)), ("W", "W", (0, -1)), ("NW", "NW", (-1, -1)),
+])
+def test_the_direction_table(english, dutch, step):
+    direction = NOTATIONS["english"].index(english)
+    assert NOTATIONS["dutch"][direction] == dutch
+    assert STEPS[direction] == step
+    # a 3x3 board whose centre points that way: its ray is the one cell one step away
+    last = 8 if english == "NW" else 0   # the arrowless cell, kept off the centre's ray
+    arrows = ["N"] * 9
+    arrows[4], arrows[last] = english, ""
+    names = [f"{'9' if a == '' else '0'}{a}" for a in arrows]
+    board = parse_text("3\n" + "\n".join(" ".join(names[r * 3:r * 3 + 3]) for r in range(3)) + "\n")
+    assert board.ray(4) == [board.cell(1 + step[0], 1 + step[1])]
+
 
 def test_ray_from_the_corner_of_puzzle_1():
     assert PUZZLE_1.ray(PUZZLE_1.cell(0, 0)) == cells(PUZZLE_1, (1, 1), (2, 2))

@@ -64,7 +64,10 @@ def check_report(checks: Sequence[EntryCheck], fmt: str) -> str:
     if fmt == "markdown":
         table = tabulate(_rows(checks), headers, tablefmt="github")
         return f"{table}\n\n**{summary(checks)}**"
-    return f"{tabulate(_rows(checks), headers, tablefmt='simple')}\n\n{summary(checks)}"
+    failing = [f"  {c.error}" if c.error and c.error.startswith(c.label) else f"  {c.label}: {c.why_not}"
+               for c in checks if not c.passed]
+    lines = [summary(checks)] + (["failed:", *failing] if failing else [])
+    return f"{tabulate(_rows(checks), headers, tablefmt='simple')}\n\n" + "\n".join(lines)
 
 
 def _junit(checks: Sequence[EntryCheck]) -> str:

@@ -5,7 +5,7 @@ from hypothesis import given, settings, strategies as st
 from verify import Status
 from verify.challenges.desert.judge import DesertJudge, judge_bytes
 from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import LRUD_XY
+from verify.challenges.desert.notation import LRUD_XY, Notation
 
 SPEC_MAP = DesertMap.parse(".....S.\n.......\n.......\nE......\n....8..\n")
 SPEC_MOVES = b"D+0\nD+0\nD+0\nD+0\nL+5\nL+0\nL+0\nL+0\nL+0\nU+0\n"
@@ -210,6 +210,19 @@ def test_the_first_failure_in_output_order_wins_whatever_the_chunks(fast, chunk_
     assert verdict.stats["total_turns"] == 3
     verdict = judge_bytes(desert, b"L+0\nL+0 R+7 xx\n", chunk_size=chunk_size, fast=fast)
     assert verdict.message == "attempt 1, turn 3 at (0,4): pick up 7 but the tile holds no water"
+
+
+@pytest.mark.parametrize("chunk_size", [1, 3, 100])
+def test_a_separator_that_is_a_map_character_does_not_hide_a_map_row(chunk_size):
+    dots = Notation.from_table("dots", {"directions": "UDLR", "actions": {"+": "+n", "-": "-n"},
+                                        "separators": " .\n"})
+    desert = DesertMap.parse(".S.E\n")
+    verdict = judge_bytes(desert, b"\n.S#E\nR+0.R+0\n", chunk_size=chunk_size, notation=dots, order="map-first")
+    assert verdict.accepted, verdict.message
+    verdict = judge_bytes(desert, b"R+0. R+0\n.S#E\n", chunk_size=chunk_size, notation=dots)
+    assert verdict.accepted, verdict.message
+    verdict = judge_bytes(desert, b"\n.S.E\n", chunk_size=chunk_size, notation=dots)
+    assert verdict.message.startswith("output line 2: attempt 1 prints a map before any move")
 
 
 @settings(deadline=None, max_examples=30)

@@ -108,6 +108,7 @@ class Transcript:
             raise ValueError(f"deaths must be one of {DEATH_RULES}, not {deaths!r}")
         self.map, self.notation, self.order, self.death_rule = desert, notation, order, deaths
         self.tokenizer = notation.tokenizer()
+        self._separators_start_rows = any(byte in MAP_ROW_BYTES for byte in notation.separator_bytes)
         self._map_first = order == "map-first"
         self._expected_rows = [desert.text().encode()[r * (desert.width + 1):(r + 1) * (desert.width + 1) - 1]
                                for r in range(desert.height)]
@@ -218,6 +219,10 @@ class Transcript:
         the start of a map row, or bytes that must wait for the next chunk. On entry and on
         return, ``_line`` and ``_column`` give the position reached."""
         pos = self.tokenizer.skip_separators(data, start, end)
+        if self._separators_start_rows and pos > start:     # e.g. '.': stop at a map row's first byte
+            row = _MAP_ROW_START.search(data, start, pos + 1)
+            if row:
+                pos = row.start() + 1
         if pos == end or data[pos] in MAP_ROW_BYTES and (data[pos - 1] == 10 if pos > start else self._column == 0):
             self._advance(data, start, pos)
             return pos                  # (a map row: the reading loop reads it)

@@ -12,6 +12,7 @@
    runs (a Python loop of about 0.4 s each), -j 1 against -j 2.
 3. The same on the real desert entries and test cases (124 runs, judged).
 4. Streaming: 500 MiB printed by a C program, consumed chunk by chunk.
+5. Sessions: request/answer round trips, Session.exchange against a raw pipe.
 """
 from __future__ import annotations
 
@@ -132,6 +133,34 @@ def streaming() -> None:
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10} MiB")
 
 
+def session_round_trips(exchanges: int = 20000) -> None:
+    """Session.exchange (sandboxed) against a raw pipe to the same C line-echo program."""
+    from verify.runner import Session
+    with tempfile.TemporaryDirectory(prefix="bench-session-") as folder:
+        os.chmod(folder, 0o755)
+        echo = Path(folder) / "echo.c"
+        echo.write_text("#include <stdio.h>\nint main(void){char b[4096];"
+                        "while(fgets(b,sizeof b,stdin)){fputs(b,stdout);fflush(stdout);}return 0;}\n")
+        program = Program("c", echo)
+        binary = str(prepare(program).build / "main")
+        raw = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        start = time.perf_counter()
+        for _ in range(exchanges):
+            raw.stdin.write(b"hello there\n")
+            raw.stdin.flush()
+            raw.stdout.readline()
+        raw_rate = exchanges / (time.perf_counter() - start)
+        raw.kill()
+        raw.wait()
+        with Session(program, Limits(wall_time=120, cpu_time=120)) as session:
+            start = time.perf_counter()
+            for _ in range(exchanges):
+                session.exchange(b"hello there\n", 10)
+            session_rate = exchanges / (time.perf_counter() - start)
+    print(f"  raw pipe {raw_rate:,.0f} exchanges/s, Session {session_rate:,.0f}/s"
+          f" (ratio {session_rate / raw_rate:.2f}; isolation {sandbox.isolation_name()})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
@@ -157,6 +186,8 @@ def main() -> None:
     real_check()
     print("4. streaming")
     streaming()
+    print("5. interactive sessions")
+    session_round_trips()
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

@@ -1,6 +1,6 @@
 /* verify's tiny helper, the last step before the program:
- *   verify-init REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE -- COMMAND...
- * sets the rlimits (CPU seconds: soft CPU, hard CPU+1; MEMKIND "data" or "as" of MEMORY
+ *   verify-init REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE CGROUP_FD -- COMMAND...
+ * joins the memory cgroup whose cgroup.procs is open as CGROUP_FD (unless -1), sets the rlimits (CPU seconds: soft CPU, hard CPU+1; MEMKIND "data" or "as" of MEMORY
  * bytes; FSIZE bytes; NOFILE; no core files), switches to UID (unless it is -1: keep
  * ours) and sets RLIMIT_NPROC to NPROC (unless -1), runs COMMAND as its child, waits for it,
  * writes "utime_us stime_us maxrss_kb wait_status" of the child (and its reaped
@@ -53,9 +53,14 @@ static void kill_leftovers(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 11 || strcmp(argv[9], "--") != 0) {
-        fprintf(stderr, "usage: verify-init REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE -- COMMAND...\n");
+    if (argc < 12 || strcmp(argv[10], "--") != 0) {
+        fprintf(stderr, "usage: verify-init REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE CGROUP_FD -- COMMAND...\n");
         return 125;
+    }
+    int cgroup = atoi(argv[9]);
+    if (cgroup >= 0) {                       /* "0": the writer itself; children follow */
+        if (write(cgroup, "0", 1) != 1) { perror("verify-init: cannot join the memory cgroup"); return 125; }
+        close(cgroup);
     }
     int report = atoi(argv[1]);
     long uid = atol(argv[2]);
@@ -80,8 +85,8 @@ int main(int argc, char **argv) {
     if (child == 0) {
         close(report);
         signal(SIGPIPE, SIG_DFL);
-        execvp(argv[10], argv + 10);
-        fprintf(stderr, "verify-init: cannot run %s: %s\n", argv[10], strerror(errno));
+        execvp(argv[11], argv + 11);
+        fprintf(stderr, "verify-init: cannot run %s: %s\n", argv[11], strerror(errno));
         _exit(127);
     }
     /* our own signals must not kill us before the report is written */

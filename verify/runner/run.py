@@ -225,13 +225,16 @@ def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
         # without verify-init, bwrap reports its child's death by signal N as exit code 128+N
         signal_number, exit_code = exit_code - 128, None
     stderr_text = b"".join(stderr_tail)[-STDERR_TAIL:].decode("utf-8", "replace")
+    oom_killed = sandbox.cgroup is not None and sandbox.cgroup.oom_kills() > 0
     if limit is None and not stopped_early:
-        if cpu > limits.cpu_time or signal_number == signal.SIGXCPU:
+        if oom_killed or peak > limits.memory:
+            limit = "memory"        # certain: the cgroup was full, or it held more than allowed
+        elif cpu > limits.cpu_time or signal_number == signal.SIGXCPU:
             limit = "time"
         elif _PROCESS_LIMIT.search(stderr_text):
             limit = "processes"
-        elif peak > limits.memory or ((exit_code or signal_number) and (
-                peak >= limits.memory * 0.9 or _OUT_OF_MEMORY.search(stderr_text))):
+        elif (exit_code or signal_number) and (
+                peak >= limits.memory * 0.9 or _OUT_OF_MEMORY.search(stderr_text)):
             limit = "memory"
     return RunResult(exit_code=exit_code, signal=signal_number, limit=limit, stopped_early=stopped_early,
                      wall_time=wall, cpu_time=cpu, peak_memory=peak, stdout_bytes=stdout_bytes,

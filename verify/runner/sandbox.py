@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Sequence
 
+from verify.runner.cgroup import RunCgroup, create_run_cgroup
 from verify.runner.limits import FILE_SIZE_LIMIT, OPEN_FILES_LIMIT, Limits, prlimit_argv
 
 # Read-only system folders visible in the sandbox (those that exist).
@@ -37,6 +38,7 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 UID_RANGE = (1 << 20, 1 << 30)   # far above any uid a system hands out
 TMPFS_SIZE = 256 << 20           # /tmp, and the entry's folder, each a tmpfs of this size
+CGROUP_SLACK = 64 << 20           # the memory cgroup's room above the memory rlimit (at least)
 WORKDIR_MAX_FILES = 256          # beyond that (or WORKDIR_MAX_BYTES), the folder is copied instead
 WORKDIR_MAX_BYTES = 64 << 20
 
@@ -145,8 +147,11 @@ def running_as_root() -> bool:
 
 
 def isolation_name() -> str:
+    from verify.runner.cgroup import memory_cgroup_parent
     parts = ["bubblewrap"] if bwrap_path() else []
     parts.append("rlimits")
+    if helper_path() and memory_cgroup_parent():
+        parts.append(f"memory cgroup {memory_cgroup_parent()[0]}")
     parts.append("own uid" if running_as_root() and (setpriv_path() or not bwrap_path()) else "same uid")
     parts.append("process group")
     return "+".join(parts)
@@ -189,6 +194,7 @@ class Sandbox:
     _info_read: int | None = None                  # bwrap --info-fd: the PID namespace's init
     _info_write: int | None = None
     _bind_workdir_from: Path | None = None         # what bubblewrap shows at `workdir`
+    cgroup: RunCgroup | None = None                # the run's memory cgroup, when the machine allows
     _workdir_layout: list[list[str]] | None = None # the folder rebuilt in a tmpfs (see _tmpfs_layout)
     _file_fds: list[int] = field(default_factory=list)
 
@@ -312,10 +318,13 @@ class Sandbox:
         helper = helper_path() if self._report_write is not None else None
         if helper:
             prefix: list[str] = []
+            # The cgroup is the backstop above the rlimit: at the same size, the kernel would
+            # thrash reclaiming page cache before the program ever saw its MemoryError.
+            self.cgroup = create_run_cgroup(limits.memory + memory_extra + max(CGROUP_SLACK, limits.memory // 4))
             inner = [helper, str(self._report_write), str(-1 if self.uid is None else self.uid),
                      str(-1 if processes is None else processes), str(max(1, math.ceil(limits.cpu_time))),
                      memory_kind, str(limits.memory + memory_extra), str(FILE_SIZE_LIMIT),
-                     str(OPEN_FILES_LIMIT), "--"]
+                     str(OPEN_FILES_LIMIT), str(self.cgroup.procs_fd if self.cgroup else -1), "--"]
         else:
             prefix = prlimit_argv(limits, memory_kind, processes, memory_extra)
             inner = []
@@ -358,7 +367,9 @@ class Sandbox:
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        return tuple(fd for fd in (self._report_write, self._info_write, *self._file_fds) if fd is not None)
+        cgroup_fd = self.cgroup.procs_fd if self.cgroup else None
+        return tuple(fd for fd in (self._report_write, self._info_write, cgroup_fd, *self._file_fds)
+                     if fd is not None)
 
     def spawned(self) -> None:
         """Call once the process is started: the parent keeps only the read ends."""
@@ -366,6 +377,8 @@ class Sandbox:
             os.close(fd)
         self._report_write = self._info_write = None
         self._file_fds = []
+        if self.cgroup:
+            self.cgroup.procs_fd = None
 
     def read_report(self) -> tuple[float, int, int] | None:
         """(cpu seconds, peak RSS bytes, wait status) of the program, as verify-init saw them."""
@@ -427,6 +440,9 @@ class Sandbox:
 
     def cleanup(self) -> None:
         self.kill_leftovers()
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
         for fd in (self.report_fd, self._report_write, self._info_read, self._info_write, *self._file_fds):
             if fd is not None:
                 os.close(fd)

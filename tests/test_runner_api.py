@@ -170,3 +170,20 @@ def test_an_exit_code_above_128_is_not_mistaken_for_a_signal(tmp_path):
     source = write(tmp_path, "exit130.py", "raise SystemExit(130)\n")
     result = run_program(Program("python", source))
     assert (result.exit_code, result.signal) == (130, None)
+
+
+def test_a_runs_memory_cgroup_is_made_and_removed(tmp_path):
+    from verify.runner.cgroup import memory_cgroup_parent
+    from verify.runner.sandbox import Sandbox, helper_path
+    parent = memory_cgroup_parent()
+    if parent is None or helper_path() is None:
+        pytest.skip("no writable memory cgroup here")
+    import os
+    ours = lambda: [p for p in parent[1].iterdir() if p.name.startswith(f"verify-{os.getpid()}-")]
+    with Sandbox(tmp_path) as sandbox:
+        sandbox.wrap(["true"], Limits(memory=100 << 20))
+        assert sandbox.cgroup is not None and ours() == [sandbox.cgroup.folder]
+    assert ours() == []
+    source = write(tmp_path, "p.py", "print('in a cgroup')\n")
+    assert run_program(Program("python", source)).stdout == b"in a cgroup\n"
+    assert ours() == []

@@ -118,14 +118,19 @@ class RunCgroup:
         if self.procs_fd is not None:
             os.close(self.procs_fd)
             self.procs_fd = None
-        for _ in range(200):           # the last processes may take a moment to leave it
+        pause = 0.0002
+        deadline = time.monotonic() + 5.0
+        while True:                    # the last processes take a moment to leave it
             try:
                 self.folder.rmdir()
                 return
             except FileNotFoundError:
                 return
             except OSError:
-                time.sleep(0.005)
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(pause)
+                pause = min(pause * 2, 0.01)
 
 
 def create_run_cgroup(limit: int) -> RunCgroup | None:

@@ -172,10 +172,20 @@ def test_an_exit_code_above_128_is_not_mistaken_for_a_signal(tmp_path):
     assert (result.exit_code, result.signal) == (130, None)
 
 
-def test_a_runs_memory_cgroup_is_made_and_removed(tmp_path):
+@pytest.fixture
+def memory_cgroups(monkeypatch):
+    """VERIFY_CGROUP=on for one test (the memory cgroup is opt-in)."""
     from verify.runner.cgroup import memory_cgroup_parent
+    monkeypatch.setenv("VERIFY_CGROUP", "on")
+    memory_cgroup_parent.cache_clear()
+    yield memory_cgroup_parent()
+    monkeypatch.delenv("VERIFY_CGROUP")
+    memory_cgroup_parent.cache_clear()
+
+
+def test_a_runs_memory_cgroup_is_made_and_removed(tmp_path, memory_cgroups):
     from verify.runner.sandbox import Sandbox, helper_path
-    parent = memory_cgroup_parent()
+    parent = memory_cgroups
     if parent is None or helper_path() is None:
         pytest.skip("no writable memory cgroup here")
     import os
@@ -187,3 +197,15 @@ def test_a_runs_memory_cgroup_is_made_and_removed(tmp_path):
     source = write(tmp_path, "p.py", "print('in a cgroup')\n")
     assert run_program(Program("python", source)).stdout == b"in a cgroup\n"
     assert ours() == []
+
+
+def test_the_memory_cgroup_catches_shared_memory_as_it_happens(memory_cgroups):
+    from verify.runner.sandbox import helper_path
+    if memory_cgroups is None or helper_path() is None:
+        pytest.skip("no writable memory cgroup here")
+    from pathlib import Path
+    hog = Path(__file__).parent / "fixtures" / "hostile" / "shared_memory_hog" / "shm.py"
+    result = run_program(Program("python", hog), limits=Limits(wall_time=10, memory=256 << 20))
+    assert result.limit == "memory" and result.signal_name == "SIGKILL"   # killed by the kernel
+    assert result.peak_memory < 768 << 20                                 # before it got all it wanted
+    assert "memory cgroup" in result.isolation

@@ -7,9 +7,12 @@ and counts the kill: an exact "memory limit". verify-init joins the cgroup (thro
 a descriptor of its cgroup.procs, so that it works inside bubblewrap too) before it
 starts the program.
 
-Used when our own memory cgroup (v1, or v2 with the memory controller delegated) is
-writable; VERIFY_CGROUP=none turns it off. Any failure along the way means "no
-cgroup", never a failed run.
+Opt-in: VERIFY_CGROUP=on (or 1, yes, auto) uses it when our own memory cgroup (v1, or
+v2 with the memory controller delegated) is writable. It is off by default because
+memory accounting is not free: on the machine this was built on it added about 20 ms
+of wall time (10 ms of CPU) to a 0.1 s Python run, while a C program that touches
+little memory saw no difference. Any failure along the way means "no cgroup", never
+a failed run.
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from pathlib import Path
 @cache
 def memory_cgroup_parent() -> tuple[str, Path] | None:
     """("v1" | "v2", the folder under which per-run cgroups are made), or None."""
-    if os.environ.get("VERIFY_CGROUP", "").lower() in ("none", "off", "0"):
+    if os.environ.get("VERIFY_CGROUP", "").lower() not in ("on", "1", "yes", "auto"):
         return None
     try:
         mounts = Path("/proc/self/mountinfo").read_text().splitlines()

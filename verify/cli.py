@@ -8,7 +8,9 @@ judge/solve/gen/koth or to ``main``) and are attached here by ``_attach_challeng
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -64,12 +66,12 @@ def _limit_options(function):
 
 
 @main.command()
-@click.argument("entries", nargs=-1, required=True, type=click.Path(path_type=__import__("pathlib").Path))
+@click.argument("entries", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Runs at the same time (default: the number of cores).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json", "junit", "markdown"]),
               default="table", show_default=True)
-@click.option("--testcases", type=click.Path(file_okay=False, path_type=__import__("pathlib").Path),
+@click.option("--testcases", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Folder of test cases (default: testcases/<challenge>).")
 @click.option("--case", "cases", multiple=True, metavar="PATTERN",
               help="Only the cases whose name matches (shell pattern, e.g. 'one-row-*'; repeatable).")
@@ -85,9 +87,9 @@ def check(entries, jobs, output_format, testcases, cases, **limits) -> None:
 
 @main.command()
 @click.argument("challenge", required=False)
-@click.option("--submissions", type=click.Path(file_okay=False, path_type=__import__("pathlib").Path),
+@click.option("--submissions", type=click.Path(file_okay=False, path_type=Path),
               default="submissions", show_default=True, help="Folder holding <challenge>/<entry>/.")
-@click.option("--testcases", type=click.Path(file_okay=False, path_type=__import__("pathlib").Path),
+@click.option("--testcases", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Folder of test cases (default: testcases/<challenge>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None)
 @click.option("--format", "output_format", type=click.Choice(["table", "json", "markdown"]),
@@ -151,6 +153,6 @@ def run() -> None:
     except Exception as error:  # a bug of ours: still one line, and say so
         click.echo(f"verify: internal error: {type(error).__name__}: {error} "
                    "(please report it; rerun with VERIFY_DEBUG=1 for the traceback)", err=True)
-        if __import__("os").environ.get("VERIFY_DEBUG"):
+        if os.environ.get("VERIFY_DEBUG"):
             raise
         sys.exit(3)

@@ -242,8 +242,22 @@ def build_ahead_of_time(name: str, directory: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from numba.pycc import CC
-        module = CC(name)
-        module.output_dir = directory
-        module.verbose = False
-        module.export("replay", SIGNATURE)(replay)
-        module.compile()
+        from numba.pycc import compiler as pycc_compiler
+        plain_flags = pycc_compiler.Flags
+
+        def releasing_flags():
+            # CC.export has no nogil option; its wrapper releases the GIL when the flags say so.
+            # Released, the loop replays while the runner's thread reads the next chunk.
+            flags = plain_flags()
+            flags.release_gil = True
+            return flags
+
+        pycc_compiler.Flags = releasing_flags
+        try:
+            module = CC(name)
+            module.output_dir = directory
+            module.verbose = False
+            module.export("replay", SIGNATURE)(replay)
+            module.compile()
+        finally:
+            pycc_compiler.Flags = plain_flags

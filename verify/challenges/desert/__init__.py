@@ -2,7 +2,8 @@
 
 Rules engine: :mod:`.engine`; map: :mod:`.map`; notations: :mod:`.notation`;
 output reading: :mod:`.transcript`; verdicts: :mod:`.judge`; demo-map rule:
-:mod:`.nontrivial`. User documentation: docs/desert.md.
+:mod:`.nontrivial`; judging beside the run, on a worker thread: :mod:`.concurrent`.
+User documentation: docs/desert.md.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from verify.challenges.base import Challenge, TestCase
+from verify.challenges.desert.concurrent import ConcurrentJudge
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.nontrivial import violations
@@ -90,7 +92,7 @@ class DesertChallenge(Challenge):
         meta: dict[str, Any] = {"map": desert, "demo": True, "trivial": problems}
         return [TestCase("demo", data, options.demo, (data.decode("ascii"),), meta=meta)]
 
-    def judge(self, options: DesertOptions | None, case: TestCase) -> DesertJudge:
+    def judge(self, options: DesertOptions | None, case: TestCase) -> ConcurrentJudge:
         options = options or DesertOptions()
         desert = case.meta.get("map") or DesertMap.parse(case.input, source=case.name)
         problem = None
@@ -98,7 +100,9 @@ class DesertChallenge(Challenge):
         if trivial:
             more = f" (and {len(trivial) - 1} more)" if len(trivial) > 1 else ""
             problem = f"the demo map is trivial: {trivial[0]}{more}"
-        return DesertJudge(desert, options.notation, options.order, options.deaths, problem=problem)
+        # replayed on a worker thread: the runner reads the entry's next chunk meanwhile (issue 6)
+        return ConcurrentJudge(DesertJudge(desert, options.notation, options.order, options.deaths,
+                                           problem=problem))
 
 
 CHALLENGE = DesertChallenge()

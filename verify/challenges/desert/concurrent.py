@@ -1,0 +1,138 @@
+"""Judging on the second core: a worker thread replays the output while the runner reads on.
+
+The runner's thread reads the entry's stdout 64 KiB at a time and calls the judge's
+``feed`` before it reads again. A judge that replays each chunk right there keeps the
+pipe unread meanwhile, so the entry blocks on a full pipe and the two take turns on one
+core. :class:`ConcurrentJudge` makes ``feed`` hand the chunk to a worker thread and return
+at once; the worker feeds the real judge (whose compiled loop releases the GIL), so the
+entry, the runner and the replay run side by side.
+
+Bounded memory: at most ``waiting_chunks`` chunks wait for the worker; ``feed`` blocks
+when they are all taken (backpressure on the entry, as a slow judge always gave).
+Early stop: once the worker has a rejection, the next ``feed`` returns it (at most
+``waiting_chunks + 1`` calls after the chunk that holds the failure), so the runner still
+stops the program. A crash of the real judge in the worker is a judge error verdict, never
+a hang. The worker ends with ``finish``, ``close``, a rejection, or when the judge is
+dropped without either (a run killed for a limit is never finished): no thread is left.
+"""
+from __future__ import annotations
+
+import threading
+import traceback
+import weakref
+from collections import deque
+
+from verify.challenges.base import StreamJudge
+from verify.verdict import Status, Verdict
+
+WAITING_CHUNKS = 48      # 3 MiB of 64 KiB chunks at most, on top of the judge's own state
+
+
+class _Mailbox:
+    """What the caller's thread and the worker share, under one condition variable."""
+
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.chunks: deque[bytes] = deque()
+        self.closing = False        # no more chunks will come: drain them, then stop
+        self.abandoned = False      # stop now, drop what waits
+        self.verdict: Verdict | None = None   # the worker's early verdict
+
+    def close(self, abandon: bool) -> None:
+        with self.changed:
+            self.closing = True
+            if abandon:
+                self.abandoned = True
+                self.chunks.clear()
+            self.changed.notify_all()
+
+
+def judge_error(error: BaseException) -> Verdict:
+    """A crash of the judge itself: never the entry's fault (the words of verify.judging)."""
+    return Verdict(Status.JUDGE_ERROR, f"the judge failed: {type(error).__name__}: {error}",
+                   "".join(traceback.format_exception(error, limit=-3)))
+
+
+def _work(mailbox: _Mailbox, judge: StreamJudge) -> None:
+    """The worker: feed the chunks in order until a verdict, the end, or abandonment.
+    Holds no reference to the :class:`ConcurrentJudge`, so dropping that ends this."""
+    changed = mailbox.changed
+    while True:
+        with changed:
+            while not mailbox.chunks and not mailbox.closing:
+                changed.wait()
+            if mailbox.abandoned or not mailbox.chunks:
+                return
+            chunk = mailbox.chunks.popleft()
+            changed.notify_all()            # room for the next chunk: the caller goes on reading
+        try:
+            verdict = judge.feed(chunk)
+        except Exception as error:  # a bug in the judge: a verdict, not a dead thread and a hang
+            verdict = judge_error(error)
+        if verdict is not None:
+            with changed:
+                mailbox.verdict = verdict
+                mailbox.chunks.clear()
+                changed.notify_all()
+            return
+
+
+class ConcurrentJudge:
+    """A :class:`StreamJudge` that runs ``judge`` (fed and finished in order) on a worker thread."""
+
+    def __init__(self, judge: StreamJudge, waiting_chunks: int = WAITING_CHUNKS):
+        if waiting_chunks < 1:
+            raise ValueError("waiting_chunks must be at least 1")
+        self.judge = judge
+        self.waiting_chunks = waiting_chunks
+        self._mailbox = _Mailbox()
+        self._worker: threading.Thread | None = None     # started by the first chunk
+        self._finished: Verdict | None = None
+        # a judge dropped without finish() (a run killed for a limit) stops its worker
+        self._finalizer = weakref.finalize(self, self._mailbox.close, True)
+
+    def feed(self, chunk: bytes) -> Verdict | None:
+        mailbox = self._mailbox
+        with mailbox.changed:
+            if mailbox.verdict is None and not mailbox.closing:
+                while len(mailbox.chunks) >= self.waiting_chunks and mailbox.verdict is None:
+                    mailbox.changed.wait()
+                if mailbox.verdict is None:
+                    mailbox.chunks.append(bytes(chunk))   # a copy if the caller reuses a buffer
+                    mailbox.changed.notify_all()
+            verdict = mailbox.verdict
+        if verdict is None and self._worker is None:
+            self._worker = threading.Thread(target=_work, args=(mailbox, self.judge),
+                                            name="desert-judge", daemon=True)
+            self._worker.start()
+        return verdict
+
+    def finish(self) -> Verdict:
+        """Wait for the worker to read every chunk, then the judge's final verdict."""
+        if self._finished is not None:
+            return self._finished
+        self._mailbox.close(abandon=False)
+        self._join()
+        verdict = self._mailbox.verdict
+        if verdict is None:
+            try:
+                verdict = self.judge.finish()
+            except Exception as error:
+                verdict = judge_error(error)
+        self._finished = verdict
+        return verdict
+
+    def close(self) -> None:
+        """Stop the worker now, dropping the chunks that wait (the run was abandoned)."""
+        self._mailbox.close(abandon=True)
+        self._join()
+
+    def _join(self) -> None:
+        worker = self._worker
+        if worker is not None and worker is not threading.current_thread():
+            worker.join()
+        self._finalizer.detach()
+
+    @property
+    def worker_alive(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()

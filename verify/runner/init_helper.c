@@ -7,6 +7,8 @@
  * descendants) to REPORT_FD, then ends the way the child ended (same exit code, or the same signal).
  * Before exiting it kills whatever the program left behind: it is a child subreaper,
  * so orphaned descendants (even those that left the session) become its children.
+ * Under bubblewrap it runs as the PID namespace's init (`bwrap --as-pid-1`: one process
+ * fewer per run than bubblewrap's own init); when it exits, the kernel kills the rest.
  * Needed because bubblewrap's outer process does not wait for the program itself,
  * so the parent's wait4() cannot see the program's CPU time and peak memory; and one
  * small exec is cheaper than prlimit + setpriv. */
@@ -78,6 +80,11 @@ int main(int argc, char **argv) {
         }
     }
     limit(RLIMIT_NPROC, nproc);
+    /* Under `bwrap --as-pid-1` we are the namespace's init: our exit kills every process
+     * left in it. The uid switch above cleared the parent-death signal bubblewrap set
+     * (--die-with-parent), so set it again: if verify (and so bwrap) dies, so do we.
+     * Only as init: elsewhere our parent may be a thread of verify that ends first. */
+    if (getpid() == 1) prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     pid_t child = fork();

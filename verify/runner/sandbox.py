@@ -338,6 +338,10 @@ class Sandbox:
                    "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
         if self._info_write is not None:
             command += ["--info-fd", str(self._info_write)]
+        if helper:
+            # verify-init is the namespace's init itself (it reaps and kills like bwrap's
+            # own init would, and its exit kills the namespace): one process fewer per run.
+            command.append("--as-pid-1")
         if not running_as_root():
             command.append("--unshare-user")
         command += _system_mounts()

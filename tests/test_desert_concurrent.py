@@ -169,3 +169,21 @@ def test_the_challenge_judges_on_a_worker_thread():
     assert judge.feed(WIN) is None
     assert judge.finish().accepted
     assert not judge.worker_alive
+
+
+def test_big_chunks_are_bounded_by_bytes_too():
+    inner = ScriptedJudge()
+    inner.gate.clear()
+    judge = ConcurrentJudge(inner, waiting_chunks=48, waiting_bytes=10)
+    chunks = [bytes([n]) * 4 for n in range(12)]
+    feeder = threading.Thread(target=lambda: [judge.feed(chunk) for chunk in chunks])
+    feeder.start()
+    mailbox = judge._mailbox
+    with mailbox.changed:                   # one chunk in hand; 3 wait (12 bytes >= 10): the feeder blocks
+        assert mailbox.changed.wait_for(lambda: len(mailbox.chunks) == 3 and judge._worker is not None,
+                                        HANG_GUARD)
+    feeder.join(0.2)
+    assert feeder.is_alive() and mailbox.waiting_bytes == 12
+    inner.gate.set()
+    feeder.join(HANG_GUARD)
+    assert judge.finish().message == "12 chunks" and inner.fed == chunks

@@ -7,8 +7,9 @@ core. :class:`ConcurrentJudge` makes ``feed`` hand the chunk to a worker thread 
 at once; the worker feeds the real judge (whose compiled loop releases the GIL), so the
 entry, the runner and the replay run side by side.
 
-Bounded memory: at most ``waiting_chunks`` chunks wait for the worker; ``feed`` blocks
-when they are all taken (backpressure on the entry, as a slow judge always gave).
+Bounded memory: at most ``waiting_chunks`` chunks, and about ``waiting_bytes`` bytes (one
+chunk more at most), wait for the worker; ``feed`` blocks when they are all taken
+(backpressure on the entry, as a slow judge always gave), whatever size the runner reads.
 Early stop: once the worker has a rejection, the next ``feed`` returns it (at most
 ``waiting_chunks + 1`` calls after the chunk that holds the failure), so the runner still
 stops the program. A crash of the real judge in the worker is a judge error verdict, never
@@ -25,7 +26,8 @@ from collections import deque
 from verify.challenges.base import StreamJudge
 from verify.verdict import Status, Verdict
 
-WAITING_CHUNKS = 48      # 3 MiB of 64 KiB chunks at most, on top of the judge's own state
+WAITING_CHUNKS = 48      # 3 MiB of 64 KiB chunks, on top of the judge's own state
+WAITING_BYTES = 4 << 20  # and no more than ~4 MiB if the runner reads bigger chunks
 
 
 class _Mailbox:
@@ -34,6 +36,7 @@ class _Mailbox:
     def __init__(self) -> None:
         self.changed = threading.Condition()
         self.chunks: deque[bytes] = deque()
+        self.waiting_bytes = 0
         self.closing = False        # no more chunks will come: drain them, then stop
         self.abandoned = False      # stop now, drop what waits
         self.verdict: Verdict | None = None   # the worker's early verdict
@@ -44,6 +47,7 @@ class _Mailbox:
             if abandon:
                 self.abandoned = True
                 self.chunks.clear()
+                self.waiting_bytes = 0
             self.changed.notify_all()
 
 
@@ -64,6 +68,7 @@ def _work(mailbox: _Mailbox, judge: StreamJudge) -> None:
             if mailbox.abandoned or not mailbox.chunks:
                 return
             chunk = mailbox.chunks.popleft()
+            mailbox.waiting_bytes -= len(chunk)
             changed.notify_all()            # room for the next chunk: the caller goes on reading
         try:
             verdict = judge.feed(chunk)
@@ -73,6 +78,7 @@ def _work(mailbox: _Mailbox, judge: StreamJudge) -> None:
             with changed:
                 mailbox.verdict = verdict
                 mailbox.chunks.clear()
+                mailbox.waiting_bytes = 0
                 changed.notify_all()
             return
 
@@ -80,11 +86,13 @@ def _work(mailbox: _Mailbox, judge: StreamJudge) -> None:
 class ConcurrentJudge:
     """A :class:`StreamJudge` that runs ``judge`` (fed and finished in order) on a worker thread."""
 
-    def __init__(self, judge: StreamJudge, waiting_chunks: int = WAITING_CHUNKS):
-        if waiting_chunks < 1:
-            raise ValueError("waiting_chunks must be at least 1")
+    def __init__(self, judge: StreamJudge, waiting_chunks: int = WAITING_CHUNKS,
+                 waiting_bytes: int = WAITING_BYTES):
+        if waiting_chunks < 1 or waiting_bytes < 1:
+            raise ValueError("waiting_chunks and waiting_bytes must be at least 1")
         self.judge = judge
         self.waiting_chunks = waiting_chunks
+        self.waiting_bytes = waiting_bytes
         self._mailbox = _Mailbox()
         self._worker: threading.Thread | None = None     # started by the first chunk
         self._finished: Verdict | None = None
@@ -95,10 +103,12 @@ class ConcurrentJudge:
         mailbox = self._mailbox
         with mailbox.changed:
             if mailbox.verdict is None and not mailbox.closing:
-                while len(mailbox.chunks) >= self.waiting_chunks and mailbox.verdict is None:
+                while mailbox.verdict is None and (len(mailbox.chunks) >= self.waiting_chunks
+                                                   or mailbox.waiting_bytes >= self.waiting_bytes):
                     mailbox.changed.wait()
                 if mailbox.verdict is None:
                     mailbox.chunks.append(bytes(chunk))   # a copy if the caller reuses a buffer
+                    mailbox.waiting_bytes += len(chunk)
                     mailbox.changed.notify_all()
             verdict = mailbox.verdict
         if verdict is None and self._worker is None:

@@ -69,10 +69,28 @@ def _system_path() -> list[str]:
     return os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin").split(os.pathsep)
 
 
+_found_programs: dict[tuple[tuple[str, ...], str], str | None] = {}
+
+
 def find_program(candidates: Sequence[str]) -> str | None:
     """First candidate found in the system folders of PATH, else anywhere on PATH.
     Version-manager shims (pyenv...) come last: a shim is a script that cannot work
-    inside the sandbox."""
+    inside the sandbox.
+
+    Remembered per (candidates, PATH): every run resolves its interpreter, and walking
+    PATH with realpath costs more than the rest of preparing a run. A remembered path
+    that has stopped being executable is looked up again."""
+    key = (tuple(candidates), os.environ.get("PATH", ""))
+    if key in _found_programs:
+        known = _found_programs[key]
+        if known is not None and os.access(known, os.X_OK):
+            return known
+    found = _search_program(candidates)
+    _found_programs[key] = found
+    return found
+
+
+def _search_program(candidates: Sequence[str]) -> str | None:
     path = _system_path()
     real_dirs = [d for d in path if d and "shims" not in Path(d).parts]
     # System folders first: the same interpreter whoever runs verify (and with whatever

@@ -70,17 +70,18 @@ def helper_path() -> str | None:
     """verify-init (init_helper.c), compiled once into the cache; None without a C compiler
     (or with VERIFY_HELPER=none). It sets the rlimits, switches uid, waits for the program
     and reports its rusage."""
-    if os.environ.get("VERIFY_HELPER", "").lower() in ("none", "off", "0"):
+    environ = os.environ
+    if environ.get("VERIFY_HELPER", "").lower() in ("none", "off", "0"):
         return None
-    from verify.runner.build import cache_root
-    root = str(cache_root())
-    known = _helpers.get(root)
+    # keyed by what decides the cache folder (see cache_root): several calls per run
+    where = (environ.get("VERIFY_CACHE"), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+    known = _helpers.get(where)
     if known is None or (known and not os.path.exists(known)):
-        known = _helpers[root] = _build_helper() or ""
+        known = _helpers[where] = _build_helper() or ""
     return known or None
 
 
-_helpers: dict[str, str] = {}
+_helpers: dict[tuple[str | None, ...], str] = {}
 
 
 def _build_helper() -> str | None:
@@ -148,11 +149,20 @@ def running_as_root() -> bool:
 
 def isolation_name() -> str:
     from verify.runner.cgroup import memory_cgroup_parent
-    parts = ["bubblewrap"] if bwrap_path() else []
+    cgroup = memory_cgroup_parent()
+    return _isolation_name(bwrap_path(), helper_path(), cgroup[0] if cgroup else None,
+                           running_as_root(), setpriv_path())
+
+
+@cache
+def _isolation_name(bwrap: str | None, helper: str | None, cgroup: str | None, root: bool,
+                    setpriv: str | None) -> str:
+    """(Named once per setting: every run reports it.)"""
+    parts = ["bubblewrap"] if bwrap else []
     parts.append("rlimits")
-    if helper_path() and memory_cgroup_parent():
-        parts.append(f"memory cgroup {memory_cgroup_parent()[0]}")
-    parts.append("own uid" if running_as_root() and (setpriv_path() or not bwrap_path()) else "same uid")
+    if helper and cgroup:
+        parts.append(f"memory cgroup {cgroup}")
+    parts.append("own uid" if root and (setpriv or not bwrap) else "same uid")
     parts.append("process group")
     return "+".join(parts)
 
@@ -165,6 +175,15 @@ def _under(path: Path | str, folder: Path | str) -> bool:
 
 def _is_system_path(path: Path | str) -> bool:
     return any(_under(path, d) for d in SYSTEM_DIRS)
+
+
+@cache
+def _parent_dirs(paths: tuple[str, ...]) -> list[str]:
+    """bwrap arguments creating the parents of these mount points (the same few sets come
+    back run after run: computed once each)."""
+    parents = sorted({a for p in paths for a in _parents(p) if not _is_system_path(a)},
+                     key=lambda d: d.count("/"))
+    return [word for parent in parents for word in ("--perms", "0755", "--dir", parent)]
 
 
 def _parents(path: str) -> list[str]:
@@ -353,10 +372,7 @@ class Sandbox:
         # bubblewrap would create the parents of a mount point with the host's modes
         # (/root is 0700): create them world-traversable first, or the program's uid
         # could not reach its interpreter or artefact.
-        parents = sorted({a for p in [*mounts, self.workdir] for a in _parents(str(p))
-                          if not _is_system_path(a)}, key=lambda d: d.count("/"))
-        for parent in parents:
-            command += ["--perms", "0755", "--dir", parent]
+        command += _parent_dirs(tuple(str(p) for p in (*mounts, self.workdir)))
         for path in mounts:
             command += ["--ro-bind", str(path), str(path)]
         bind = "--bind" if self.writable_workdir else "--ro-bind"

@@ -79,8 +79,9 @@ def child_file(map_path: str, output_path: str, fast: str) -> dict:
 def child_pipe(map_path: str, binary: str, judged: str) -> dict:
     """Run the entry with its stdout into a pipe; read it (and judge it, if asked) as it comes."""
     map_bytes = Path(map_path).read_bytes()
-    judge = _judge(map_bytes, True) if judged in ("judge", "concurrent") else None
-    if judged == "concurrent":            # as the challenge judges a run: on a worker thread
+    judge = _judge(map_bytes, True) if judged in ("judge", "concurrent", "concurrent-1m") else None
+    read_size = CHUNK
+    if judged.startswith("concurrent"):   # as the challenge judges a run: on a worker thread
         from verify.challenges.desert.concurrent import ConcurrentJudge
         judge = ConcurrentJudge(judge)
     if judge is not None:
@@ -91,8 +92,12 @@ def child_pipe(map_path: str, binary: str, judged: str) -> dict:
     process.stdin.write(map_bytes)
     process.stdin.close()
     descriptor = process.stdout.fileno()
+    if judged == "concurrent-1m":         # what a runner could do: a 1 MiB pipe, read 1 MiB at a time
+        import fcntl
+        read_size = 1 << 20
+        fcntl.fcntl(descriptor, 1031, read_size)     # F_SETPIPE_SZ
     status = "not judged"
-    while chunk := os.read(descriptor, CHUNK):
+    while chunk := os.read(descriptor, read_size):
         if judge is not None and judge.feed(chunk) is not None:
             break
     if judge is not None:
@@ -250,7 +255,7 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.2f} at start")
     header = (f"{'d':>3} {'bytes':>11} {'turns':>10} {'entry':>7} {'e|pipe':>7} {'kernel':>7} {'Mturn/s':>8} "
               f"{'cpu':>7} {'loop M/s':>8} {'alone':>6} "
-              f"{'k|pipe':>7} {'c|pipe':>7} {'run':>7} {'run/e':>6} {'case':>7} {'case/e':>6} {'check':>7} "
+              f"{'k|pipe':>7} {'c|pipe':>7} {'c|1M':>7} {'run':>7} {'run/e':>6} {'case':>7} {'case/e':>6} {'check':>7} "
               f"{'chk/e':>6} {'exact':>7} "
               f"{'RSS MB':>7} {'base':>5}")
     print(header)
@@ -269,6 +274,7 @@ def main() -> None:
             alone_loop = best(options.repeat, "loop", str(map_path), str(output_path))
             on_pipe = best(options.repeat, "pipe", str(map_path), binary, "judge")
             beside = best(options.repeat, "pipe", str(map_path), binary, "concurrent")
+            wide = best(options.repeat, "pipe", str(map_path), binary, "concurrent-1m")
             judged = best(options.repeat, "judge-run", str(map_path))
             exact = (best(1, "file", str(map_path), str(output_path), "exact")["time"]
                      if distance <= options.exact_up_to else float("nan"))
@@ -278,9 +284,9 @@ def main() -> None:
                 case_folder.mkdir(exist_ok=True)
                 (case_folder / "straight.txt").write_bytes(straight_map(distance))
                 check_wall, case_time = verify_check(case_folder)
-            rss = max(on_file["rss"], on_pipe["rss"], beside["rss"], judged["rss"]) / 2**20
+            rss = max(on_file["rss"], on_pipe["rss"], beside["rss"], wide["rss"], judged["rss"]) / 2**20
             baseline = min(on_file["baseline"], on_pipe["baseline"]) / 2**20
-            assert on_file["status"] == on_pipe["status"] == beside["status"] == judged["status"] == "accepted", (
+            assert on_file["status"] == on_pipe["status"] == beside["status"] == wide["status"] == judged["status"] == "accepted", (
                 on_file, beside, judged)
             turns = on_file["turns"]
             row = {"distance": distance, "bytes": size, "turns": turns, "entry": alone,
@@ -289,6 +295,7 @@ def main() -> None:
                    "loop_turns_per_second": on_file["loop_turns"] / max(on_file["loop_time"], 1e-9),
                    "loop_alone_turns_per_cpu_second": alone_loop["turns"] / max(alone_loop["time"], 1e-9),
                    "kernel_pipe": on_pipe["time"], "concurrent_pipe": beside["time"],
+                   "concurrent_pipe_1m": wide["time"],
                    "judge_run": judged["time"], "check_case": case_time, "check_wall": check_wall,
                    "exact_file": exact, "rss_mb": rss, "baseline_mb": baseline}
             rows.append(row)
@@ -296,12 +303,12 @@ def main() -> None:
                   f"{on_file['time']:>7.3f} {turns / on_file['time'] / 1e6:>8.1f} {on_file['cpu']:>7.3f} "
                   f"{on_file['loop_turns'] / max(on_file['loop_time'], 1e-9) / 1e6:>8.1f} "
                   f"{alone_loop['turns'] / max(alone_loop['time'], 1e-9) / 1e6:>6.0f} {on_pipe['time']:>7.3f} "
-                  f"{beside['time']:>7.3f} {judged['time']:>7.3f} {judged['time'] / alone:>6.2f} "
+                  f"{beside['time']:>7.3f} {wide['time']:>7.3f} {judged['time']:>7.3f} {judged['time'] / alone:>6.2f} "
                   f"{case_time:>7.3f} {case_time / alone:>6.2f} {check_wall:>7.3f} "
                   f"{check_wall / alone:>6.2f} {exact:>7.3f} {rss:>7.1f} {baseline:>5.0f}", flush=True)
     print("columns: entry = entry alone, stdout to /dev/null; e|pipe = entry into a pipe drained without "
           "judging; kernel = judge on the saved file (64 KiB chunks), Mturn/s its turns per wall second, cpu its CPU seconds, loop M/s the turns per second inside the compiled loop's calls, alone the loop by itself over the file (M turns per CPU second); k|pipe = entry piped into the judge, fed synchronously; "
-          "c|pipe = the same with the judge on a worker thread (ConcurrentJudge, as the challenge runs it); "
+          "c|pipe = the same with the judge on a worker thread (ConcurrentJudge, as the challenge runs it); c|1M = that with a 1 MiB pipe read 1 MiB at a time; "
           "run = verify.judging.judge_run (sandbox + runner + judge); case = the case's time as `verify check` "
           "reports it; check = the whole `verify check` "
           "command (process start, imports, demo case); exact = exact path alone on the file; RSS = peak "

@@ -171,7 +171,43 @@ def child_loop(map_path: str, output_path: str) -> dict:
     return {"time": spent, "turns": turns}
 
 
-CHILDREN = {"file": child_file, "pipe": child_pipe, "judge-run": child_judge_run, "loop": child_loop}
+def child_paired(map_path: str, binary: str, rounds: str) -> dict:
+    """``judge_run`` with the judge fed synchronously and on its worker thread, alternated in one
+    process with the entry alone, ``rounds`` times each: a paired comparison under the same load."""
+    import statistics
+    from verify.challenges.base import TestCase
+    from verify.challenges.desert import CHALLENGE
+    from verify.entries import load_entry
+    from verify.judging import judge_run
+    from verify.runner import Limits
+    entry = load_entry(ENTRY)
+    limits = Limits(wall_time=120, cpu_time=120, memory=1 << 30, output=1 << 31)
+    concurrent_judge = CHALLENGE.judge
+
+    def synchronous_judge(options, case):
+        return concurrent_judge(options, case).judge     # the DesertJudge inside, fed by the runner's thread
+
+    warm = b"SE\n"
+    judge_run(entry, TestCase("warm", warm, None, (warm.decode(),)), limits)
+    map_bytes = Path(map_path).read_bytes()
+    case = TestCase(Path(map_path).stem, map_bytes, Path(map_path), (map_bytes.decode(),))
+    times: dict[str, list[float]] = {"entry": [], "synchronous": [], "concurrent": [],
+                                     "pipe 64K": [], "pipe 1M": []}
+    for _ in range(int(rounds)):
+        times["entry"].append(entry_alone(binary, map_bytes, 1))
+        for mode, judged in (("pipe 64K", "concurrent"), ("pipe 1M", "concurrent-1m")):
+            times[mode].append(child_pipe(map_path, binary, judged)["time"])
+        for mode, factory in (("synchronous", synchronous_judge), ("concurrent", concurrent_judge)):
+            CHALLENGE.judge = factory
+            started = time.perf_counter()
+            result = judge_run(entry, case, limits)
+            times[mode].append(time.perf_counter() - started)
+            assert result.verdict.accepted, result.verdict.message
+    CHALLENGE.judge = concurrent_judge
+    return {mode: {"min": min(values), "median": statistics.median(values)} for mode, values in times.items()}
+
+
+CHILDREN = {"file": child_file, "pipe": child_pipe, "judge-run": child_judge_run, "loop": child_loop, "paired": child_paired}
 
 
 def run_child(*args: str) -> dict:
@@ -237,12 +273,34 @@ def parse_sizes(text: str) -> list[int]:
     return list(range(int(low), int(high or low) + 1))
 
 
+def paired(binary: str, sizes: list[int], rounds: int) -> None:
+    print(f"paired judge_run, {rounds} rounds per size, load average {os.getloadavg()[0]:.2f} at start; "
+          "seconds, min / median; ratios of medians to the entry alone's median; c|pipe = the entry piped "
+          "straight into the judge on its worker thread (no runner, no sandbox), 64 KiB or 1 MiB pipe and reads")
+    print(f"{'d':>3} {'entry':>15} {'synchronous':>15} {'concurrent':>15} {'c|pipe 64K':>15} {'c|pipe 1M':>15} "
+          f"{'sync/e':>7} {'conc/e':>7}")
+    with tempfile.TemporaryDirectory() as scratch:
+        for distance in sizes:
+            map_path = Path(scratch) / "straight.txt"
+            map_path.write_bytes(straight_map(distance))
+            got = run_child("paired", str(map_path), binary, str(rounds))
+            cells = " ".join(f"{got[m]['min']:>7.3f}/{got[m]['median']:<7.3f}"
+                             for m in ("entry", "synchronous", "concurrent", "pipe 64K", "pipe 1M"))
+            entry = got["entry"]["median"]
+            print(f"{distance:>3} {cells} {got['synchronous']['median'] / entry:>7.2f} "
+                  f"{got['concurrent']['median'] / entry:>7.2f}", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="14-24")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--exact-up-to", type=int, default=18, help="also time the exact path up to this size")
     parser.add_argument("--no-check", action="store_true", help="skip the `verify check` command")
+    parser.add_argument("--paired", type=int, default=0, metavar="ROUNDS",
+                        help="only a paired comparison: judge_run with the judge fed synchronously / on its "
+                             "worker thread, alternated with the entry alone, ROUNDS times per size")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.child:
@@ -251,6 +309,9 @@ def main() -> None:
         return
 
     binary = entry_binary()
+    if options.paired:
+        paired(binary, parse_sizes(options.sizes), options.paired)
+        return
     print(f"entry: {ENTRY.relative_to(ROOT)} built as {binary}; best of {options.repeat}; "
           f"load average {os.getloadavg()[0]:.2f} at start")
     header = (f"{'d':>3} {'bytes':>11} {'turns':>10} {'entry':>7} {'e|pipe':>7} {'kernel':>7} {'Mturn/s':>8} "

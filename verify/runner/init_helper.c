@@ -1,5 +1,5 @@
 /* verify's tiny helper, the last step before the program:
- *   verify-init REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE CGROUP_FD -- COMMAND...
+ *   verify-init [--go FD] REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE CGROUP_FD -- COMMAND...
  * joins the memory cgroup whose cgroup.procs is open as CGROUP_FD (unless -1), sets the rlimits (CPU seconds: soft CPU, hard CPU+1; MEMKIND "data" or "as" of MEMORY
  * bytes; FSIZE bytes; NOFILE; no core files), switches to UID (unless it is -1: keep
  * ours) and sets RLIMIT_NPROC to NPROC (unless -1), runs COMMAND as its child, waits for it,
@@ -55,6 +55,20 @@ static void kill_leftovers(void) {
 }
 
 int main(int argc, char **argv) {
+    /* Optional first arguments "--go FD": a sandbox built ahead of time waits here, as
+     * root and before anything else, until verify writes one byte to FD (the run starts)
+     * or closes it (the sandbox is not needed: exit quietly, nothing was run). */
+    if (argc > 3 && strcmp(argv[1], "--go") == 0) {
+        int go = atoi(argv[2]);
+        char byte;
+        ssize_t got;
+        while ((got = read(go, &byte, 1)) < 0 && errno == EINTR) {}
+        if (got != 1) return 125;
+        close(go);
+        argv[2] = argv[0];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 12 || strcmp(argv[10], "--") != 0) {
         fprintf(stderr, "usage: verify-init REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE CGROUP_FD -- COMMAND...\n");
         return 125;

@@ -14,7 +14,8 @@ from typing import Callable, Sequence
 
 from verify.runner.build import Program, prepare
 from verify.runner.limits import Limits
-from verify.runner.sandbox import Sandbox, isolation_name, running_as_root
+from verify.runner import warm
+from verify.runner.sandbox import Sandbox, bwrap_path, helper_path, isolation_name, running_as_root
 
 CHUNK = 64 << 10
 STDERR_TAIL = 2048
@@ -70,26 +71,95 @@ def run_program(program: Program, *, stdin: bytes = b"", args: Sequence[str] = (
     return execute(prepared, workdir=program.folder, readonly=prepared.readonly, limits=limits,
                    stdin=stdin, args=args, on_stdout=on_stdout,
                    memory_kind=prepared.language.memory, env=dict(prepared.language.env),
-                   memory_extra=prepared.language.memory_extra)
+                   memory_extra=prepared.language.memory_extra, ahead=True)
 
 
 def execute(command, *, workdir: Path, readonly: Sequence[Path] = (), limits: Limits,
             stdin: bytes = b"", args: Sequence[str] = (),
             on_stdout: Callable[[bytes], bool | None] | None = None,
             memory_kind: str = "data", env: dict[str, str] | None = None,
-            copy_workdir: bool = True, own_uid: bool = True, memory_extra: int = 0) -> RunResult:
-    """Run `command` (a Prepared, or a plain argv) in a fresh Sandbox and wait for it."""
-    with Sandbox(Path(workdir), readonly=list(readonly), copy_workdir=copy_workdir) as sandbox:
-        if not own_uid:
-            sandbox.uid = None
-        argv = command.argv(args, limits, sandbox.path) if hasattr(command, "argv") else list(command)
-        processes = None
-        if sandbox.uid is not None:
-            processes = limits.processes + 1     # + verify-init, which runs under that uid too
-        elif not running_as_root():
-            processes = _processes_of_current_user() + limits.processes
-        full = sandbox.wrap(argv, limits, memory_kind, memory_extra, processes)
-        return _drive(full, sandbox, limits, stdin, on_stdout, env)
+            copy_workdir: bool = True, own_uid: bool = True, memory_extra: int = 0,
+            ahead: bool = False) -> RunResult:
+    """Run `command` (a Prepared, or a plain argv) in a fresh Sandbox and wait for it.
+
+    ahead: build the sandbox of the next identical run while this one runs (warm.py);
+    this run takes one built by the previous run when there is one."""
+    workdir = Path(workdir)
+
+    def make(wait_for_go: bool) -> tuple[Sandbox, list[str]]:
+        sandbox = Sandbox(workdir, readonly=list(readonly), copy_workdir=copy_workdir,
+                          wait_for_go=wait_for_go).__enter__()
+        try:
+            if not own_uid:
+                sandbox.uid = None
+            argv = command.argv(args, limits, sandbox.path) if hasattr(command, "argv") else list(command)
+            processes = None
+            if sandbox.uid is not None:
+                processes = limits.processes + 1     # + verify-init, which runs under that uid too
+            elif not running_as_root():
+                processes = _processes_of_current_user() + limits.processes
+            return sandbox, sandbox.wrap(argv, limits, memory_kind, memory_extra, processes)
+        except BaseException:
+            sandbox.cleanup()
+            raise
+
+    key = signature = None
+    if ahead and _can_build_ahead():
+        base = command.argv(args, limits) if hasattr(command, "argv") else list(command)
+        key = (tuple(base), str(workdir), tuple(map(str, readonly)), limits, memory_kind, memory_extra,
+               tuple(sorted((env or {}).items())), copy_workdir, own_uid, bwrap_path(), helper_path())
+        signature = warm.folder_signature(workdir)
+
+    def build_next() -> None:
+        for _ in range(warm.missing(key)):
+            build_one()
+
+    def build_one() -> None:
+        try:
+            sandbox, argv = make(True)
+        except OSError:
+            return
+        if sandbox.temp is not None:           # a folder too big for the tmpfs: not worth it
+            sandbox.cleanup()
+            return
+        try:
+            process = _spawn(argv, sandbox, env)
+        except BaseException:
+            sandbox.cleanup()
+            raise
+        warm.keep(key, warm.Ready(sandbox, process, argv, signature))
+
+    ready = warm.take(key, signature) if key is not None else None
+    after_start = build_next if key is not None else None
+    if ready is not None:
+        try:
+            if ready.sandbox.go():
+                return _drive(ready.argv, ready.sandbox, limits, stdin, on_stdout, env,
+                              process=ready.process, after_start=after_start)
+        finally:
+            warm.dispose(ready)
+    sandbox, full = make(False)
+    try:
+        return _drive(full, sandbox, limits, stdin, on_stdout, env, after_start=after_start)
+    finally:
+        sandbox.cleanup()
+
+
+def _can_build_ahead() -> bool:
+    """Only under bubblewrap with verify-init (the one that can wait for go), and not with
+    a memory cgroup per run (each waiting sandbox would hold one)."""
+    from verify.runner.cgroup import memory_cgroup_parent
+    return bool(bwrap_path() and helper_path() and not memory_cgroup_parent()
+                and os.environ.get("VERIFY_AHEAD", "").lower() not in ("0", "off", "no", "none"))
+
+
+def _spawn(argv: list[str], sandbox: Sandbox, env: dict[str, str] | None) -> subprocess.Popen:
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=str(sandbox.visible_workdir), env=sandbox.environment(env),
+                               start_new_session=True, user=sandbox.popen_user(), close_fds=True,
+                               pass_fds=sandbox.pass_fds)
+    sandbox.spawned()
+    return process
 
 
 def _processes_of_current_user() -> int:
@@ -105,13 +175,14 @@ def _processes_of_current_user() -> int:
 
 
 def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
-           on_stdout: Callable[[bytes], bool | None] | None, env: dict[str, str] | None) -> RunResult:
+           on_stdout: Callable[[bytes], bool | None] | None, env: dict[str, str] | None,
+           process: subprocess.Popen | None = None, after_start: Callable[[], None] | None = None) -> RunResult:
+    """Run to the end: spawn `argv`, or drive `process` (a sandbox built ahead, already let go)."""
     start = time.monotonic()
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               cwd=str(sandbox.visible_workdir), env=sandbox.environment(env),
-                               start_new_session=True, user=sandbox.popen_user(), close_fds=True,
-                               pass_fds=sandbox.pass_fds)
-    sandbox.spawned()
+    if process is None:
+        process = _spawn(argv, sandbox, env)
+    if after_start is not None:
+        after_start()            # (the program is starting meanwhile; its wall time counts from `start`)
     deadline = start + limits.wall_time
     collected = bytearray() if on_stdout is None else None
     stderr_tail: collections.deque[bytes] = collections.deque()

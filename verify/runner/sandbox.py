@@ -216,6 +216,9 @@ class Sandbox:
     cgroup: RunCgroup | None = None                # the run's memory cgroup, when the machine allows
     _workdir_layout: list[list[str]] | None = None # the folder rebuilt in a tmpfs (see _tmpfs_layout)
     _file_fds: list[int] = field(default_factory=list)
+    wait_for_go: bool = False                      # built ahead of time: verify-init waits for go()
+    _go_read: int | None = None
+    _go_write: int | None = None
 
     def __enter__(self) -> "Sandbox":
         drop_uid = running_as_root() and bool(helper_path() or not bwrap_path() or setpriv_path())
@@ -224,6 +227,8 @@ class Sandbox:
             self._prepare_workdir()
             if helper_path():
                 self.report_fd, self._report_write = os.pipe()
+                if self.wait_for_go:
+                    self._go_read, self._go_write = os.pipe()
             if bwrap_path():
                 self._info_read, self._info_write = os.pipe()
         except BaseException:
@@ -340,7 +345,8 @@ class Sandbox:
             # The cgroup is the backstop above the rlimit: at the same size, the kernel would
             # thrash reclaiming page cache before the program ever saw its MemoryError.
             self.cgroup = create_run_cgroup(limits.memory + memory_extra + max(CGROUP_SLACK, limits.memory // 4))
-            inner = [helper, str(self._report_write), str(-1 if self.uid is None else self.uid),
+            go = ["--go", str(self._go_read)] if self._go_read is not None else []
+            inner = [helper, *go, str(self._report_write), str(-1 if self.uid is None else self.uid),
                      str(-1 if processes is None else processes), str(max(1, math.ceil(limits.cpu_time))),
                      memory_kind, str(limits.memory + memory_extra), str(FILE_SIZE_LIMIT),
                      str(OPEN_FILES_LIMIT), str(self.cgroup.procs_fd if self.cgroup else -1), "--"]
@@ -388,17 +394,29 @@ class Sandbox:
     @property
     def pass_fds(self) -> tuple[int, ...]:
         cgroup_fd = self.cgroup.procs_fd if self.cgroup else None
-        return tuple(fd for fd in (self._report_write, self._info_write, cgroup_fd, *self._file_fds)
-                     if fd is not None)
+        return tuple(fd for fd in (self._report_write, self._info_write, cgroup_fd, self._go_read,
+                                   *self._file_fds) if fd is not None)
 
     def spawned(self) -> None:
         """Call once the process is started: the parent keeps only the read ends."""
         for fd in self.pass_fds:
             os.close(fd)
-        self._report_write = self._info_write = None
+        self._report_write = self._info_write = self._go_read = None
         self._file_fds = []
         if self.cgroup:
             self.cgroup.procs_fd = None
+
+    def go(self) -> bool:
+        """Let a sandbox built ahead of time start its program (False: it is gone)."""
+        if self._go_write is None:
+            return False
+        try:
+            return os.write(self._go_write, b"g") == 1
+        except OSError:
+            return False
+        finally:
+            os.close(self._go_write)
+            self._go_write = None
 
     def read_report(self) -> tuple[float, int, int] | None:
         """(cpu seconds, peak RSS bytes, wait status) of the program, as verify-init saw them."""
@@ -463,11 +481,13 @@ class Sandbox:
         if self.cgroup is not None:
             self.cgroup.remove()
             self.cgroup = None
-        for fd in (self.report_fd, self._report_write, self._info_read, self._info_write, *self._file_fds):
+        for fd in (self.report_fd, self._report_write, self._info_read, self._info_write,
+                   self._go_read, self._go_write, *self._file_fds):
             if fd is not None:
                 os.close(fd)
         self._file_fds = []
         self.report_fd = self._report_write = self._info_read = self._info_write = None
+        self._go_read = self._go_write = None
         if self.temp is not None:
             shutil.rmtree(self.temp, ignore_errors=True)
             self.temp = None

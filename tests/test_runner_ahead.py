@@ -1,0 +1,80 @@
+"""Sandboxes built ahead of time (verify/runner/warm.py): the next run of the same
+program takes one, and nothing about the run may differ from a fresh sandbox."""
+from pathlib import Path
+
+import pytest
+
+from verify.runner import Program, run_program, sandbox, warm
+
+pytestmark = pytest.mark.skipif(not (sandbox.bwrap_path() and sandbox.helper_path()),
+                                reason="built ahead only under bubblewrap with verify-init")
+
+
+@pytest.fixture(autouse=True)
+def empty_pool(monkeypatch):
+    monkeypatch.delenv("VERIFY_AHEAD", raising=False)
+    warm.dispose_all()
+    yield
+    warm.dispose_all()
+
+
+def program(folder: Path, text: str) -> Program:
+    source = folder / "show.sh"
+    source.write_text(text)
+    return Program("bash", source)
+
+
+def waiting_sandboxes() -> int:
+    return sum(len(v) for v in warm._ready.values())
+
+
+def test_the_next_run_takes_a_sandbox_built_ahead_and_is_still_a_fresh_one(tmp_path):
+    show = program(tmp_path, 'echo "$(id -u) $$ $(cat data.txt)"; read line; echo "got $line"; echo x > data.txt\n')
+    (tmp_path / "data.txt").write_text("first\n")
+    first = run_program(show, stdin=b"one\n")
+    assert waiting_sandboxes() >= 1
+    second = run_program(show, stdin=b"two\n")
+    assert first.ok and second.ok
+    (uid1, _, data1), got1 = first.stdout.decode().splitlines()[0].split(), first.stdout.decode().splitlines()[1]
+    (uid2, _, data2), got2 = second.stdout.decode().splitlines()[0].split(), second.stdout.decode().splitlines()[1]
+    assert (data1, got1, data2, got2) == ("first", "got one", "first", "got two")   # its own copy, its own stdin
+    assert uid1 != uid2                                  # a new uid each run
+    assert (tmp_path / "data.txt").read_text() == "first\n"   # the submission is never written
+
+
+def test_a_sandbox_built_before_the_folder_changed_is_not_used(tmp_path):
+    show = program(tmp_path, "cat data.txt\n")
+    (tmp_path / "data.txt").write_text("old\n")
+    assert run_program(show).stdout == b"old\n"
+    assert waiting_sandboxes() >= 1
+    (tmp_path / "data.txt").write_text("new contents\n")
+    assert run_program(show).stdout == b"new contents\n"
+
+
+def test_limits_and_arguments_are_part_of_what_must_match(tmp_path):
+    show = program(tmp_path, 'echo "$@"\n')
+    assert run_program(show, args=["a"]).stdout == b"a\n"
+    assert run_program(show, args=["b", "c"]).stdout == b"b c\n"
+    assert run_program(show, args=["a"]).stdout == b"a\n"
+
+
+def test_waiting_sandboxes_are_bounded_and_removed_without_running_anything(tmp_path):
+    for index in range(4):
+        folder = tmp_path / f"entry{index}"
+        folder.mkdir()
+        run_program(program(folder, "echo run\n"))
+    assert waiting_sandboxes() <= warm.MAX_READY
+    processes = [r.process for waiting in warm._ready.values() for r in waiting]
+    warm.dispose_all()
+    assert waiting_sandboxes() == 0
+    assert processes
+    for process in processes:
+        # bwrap (and so its namespace) is gone, and verify-init left without running the program
+        assert process.returncode == 125
+
+
+def test_can_be_turned_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("VERIFY_AHEAD", "off")
+    show = program(tmp_path, "echo hi\n")
+    assert run_program(show).stdout == b"hi\n"
+    assert waiting_sandboxes() == 0

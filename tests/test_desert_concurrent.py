@@ -70,7 +70,7 @@ def test_a_rejection_stops_the_feeding_within_a_bounded_number_of_chunks(waiting
 
 
 class ScriptedJudge:
-    """A stand-in judge: records its chunks, can wait on a gate, can crash."""
+    """A stand-in judge: records what it is fed, can wait on a gate, can crash."""
 
     def __init__(self, crash_on: bytes | None = None, crash_in_finish: bool = False):
         self.fed: list[bytes] = []
@@ -82,14 +82,14 @@ class ScriptedJudge:
     def feed(self, chunk: bytes) -> Verdict | None:
         self.gate.wait(HANG_GUARD)
         self.fed.append(chunk)
-        if chunk == self.crash_on:
+        if self.crash_on is not None and self.crash_on in chunk:
             raise ZeroDivisionError("a bug in the judge")
         return None
 
     def finish(self) -> Verdict:
         if self.crash_in_finish:
             raise KeyError("finish")
-        return Verdict.accept(f"{len(self.fed)} chunks")
+        return Verdict.accept(f"{sum(map(len, self.fed))} bytes")
 
 
 def test_a_crash_in_the_worker_is_a_judge_error_verdict_not_a_hang():
@@ -105,7 +105,8 @@ def test_a_crash_in_the_worker_is_a_judge_error_verdict_not_a_hang():
     assert final.message == "the judge failed: ZeroDivisionError: a bug in the judge"
     assert "ZeroDivisionError" in final.detail
     assert verdict is None or verdict is final
-    assert inner.fed[:3] == [b"a", b"b", b"boom"] and b"c" not in inner.fed
+    assert b"".join(inner.fed).startswith(b"abboom")
+    assert b"boom" in inner.fed[-1]                 # nothing was fed after the crash
     assert not judge.worker_alive
 
 
@@ -133,8 +134,8 @@ def test_feed_blocks_when_the_waiting_chunks_are_all_taken():
     inner.gate.set()
     feeder.join(HANG_GUARD)
     assert returned == [None] * 10
-    assert judge.finish().message == "10 chunks"
-    assert inner.fed == [bytes([n]) for n in range(10)]     # every chunk, in order
+    assert judge.finish().message == "10 bytes"
+    assert b"".join(inner.fed) == bytes(range(10))          # every chunk, in order
     assert not judge.worker_alive
 
 
@@ -186,7 +187,7 @@ def test_big_chunks_are_bounded_by_bytes_too():
     assert feeder.is_alive() and mailbox.waiting_bytes == 12
     inner.gate.set()
     feeder.join(HANG_GUARD)
-    assert judge.finish().message == "12 chunks" and inner.fed == chunks
+    assert judge.finish().message == "48 bytes" and b"".join(inner.fed) == b"".join(chunks)
 
 
 def _entry(folder, program: str):
@@ -222,3 +223,18 @@ def test_a_run_killed_for_its_time_leaves_no_thread(tmp_path):
     assert result.verdict.status is Status.TIME_LIMIT
     gc.collect()                            # nobody calls finish: the dropped judge stops its worker
     assert _no_desert_thread_left()
+
+
+def test_chunks_that_wait_are_fed_together_in_order_up_to_a_size(monkeypatch):
+    from verify.challenges.desert import concurrent
+    monkeypatch.setattr(concurrent, "JOINED_BYTES", 8)
+    inner = ScriptedJudge()
+    inner.gate.clear()
+    judge = ConcurrentJudge(inner)
+    chunks = [bytes([n]) * 3 for n in range(6)]
+    for chunk in chunks:
+        assert judge.feed(chunk) is None
+    inner.gate.set()                        # all six wait (or one is in hand): they go two by two
+    assert judge.finish().message == "18 bytes"
+    assert b"".join(inner.fed) == b"".join(chunks)
+    assert len(inner.fed) <= 4 and max(map(len, inner.fed)) <= 8

@@ -10,6 +10,9 @@ entry, the runner and the replay run side by side.
 Bounded memory: at most ``waiting_chunks`` chunks, and about ``waiting_bytes`` bytes (one
 chunk more at most), wait for the worker; ``feed`` blocks when they are all taken
 (backpressure on the entry, as a slow judge always gave), whatever size the runner reads.
+When the worker falls behind it takes the chunks that wait together (up to 1 MiB, in order)
+and feeds them as one: the judge's verdict does not depend on where chunks end, and its
+Python work per call is paid once per MiB instead of once per 64 KiB.
 Early stop: once the worker has a rejection, the next ``feed`` returns it (at most
 ``waiting_chunks + 1`` calls after the chunk that holds the failure), so the runner still
 stops the program. A crash of the real judge in the worker is a judge error verdict, never
@@ -28,6 +31,7 @@ from verify.verdict import Status, Verdict
 
 WAITING_CHUNKS = 48      # 3 MiB of 64 KiB chunks, on top of the judge's own state
 WAITING_BYTES = 4 << 20  # and no more than ~4 MiB if the runner reads bigger chunks
+JOINED_BYTES = 1 << 20   # chunks that wait are fed together, up to this: less Python per byte
 
 
 class _Mailbox:
@@ -68,8 +72,15 @@ def _work(mailbox: _Mailbox, judge: StreamJudge) -> None:
             if mailbox.abandoned or not mailbox.chunks:
                 return
             chunk = mailbox.chunks.popleft()
+            if mailbox.chunks and len(chunk) < JOINED_BYTES:   # behind: take what waits, in order
+                taken = [chunk]
+                size = len(chunk)
+                while mailbox.chunks and size + len(mailbox.chunks[0]) <= JOINED_BYTES:
+                    taken.append(mailbox.chunks.popleft())
+                    size += len(taken[-1])
+                chunk = b"".join(taken)
             mailbox.waiting_bytes -= len(chunk)
-            changed.notify_all()            # room for the next chunk: the caller goes on reading
+            changed.notify_all()            # room for the next chunks: the caller goes on reading
         try:
             verdict = judge.feed(chunk)
         except Exception as error:  # a bug in the judge: a verdict, not a dead thread and a hang

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from verify import Status
 from verify.challenges.desert.engine import DROP, FILL, PICK, Crossing, IllegalTurn, Outcome, Turn
-from verify.challenges.desert.judge import DesertJudge
+from verify.challenges.desert.judge import DesertJudge, judge_bytes
 from verify.challenges.desert.kernel import FastTranscript, RollingRoute, compiled_replay, fold, turn_code
 from verify.challenges.desert.kernel_tables import compile_notation
 from verify.challenges.desert.map import DesertMap
@@ -341,3 +341,11 @@ def test_line_and_column_after_a_long_stretch_read_by_the_kernel():
         fast = judge(desert, STANDARD, output, cuts, True)
         assert fast == judge(desert, STANDARD, output, cuts, False)
         assert fast["message"].startswith("output line 6051, column 9: expected a turn")
+
+
+def test_a_huge_amount_is_an_illegal_turn_on_either_path_not_a_crash():
+    desert = DesertMap.parse("S..\n..E\n")
+    for output in (b"D+37298464\n", b"R+0\nD-99999999999999999999\n", b"D+16\nR+0\n"):
+        exact = judge_bytes(desert, output, fast=False)
+        assert not exact.accepted
+        assert judge_bytes(desert, output, fast=True).to_dict() == exact.to_dict()

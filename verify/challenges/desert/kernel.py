@@ -145,7 +145,9 @@ def turn_code(turn: Turn, squares_only: bool = False) -> int:
     code = (DIRECTIONS.index(direction) + 1) * 64
     if squares_only or (amount == 0 and action != FILL):
         return code
-    return code + KIND_CODES[action] * 16 + amount
+    # amounts the kernel plays are 0-9; a bigger one is never legal (its turn is rejected before
+    # its route can matter), but it is coded before it is played: kept within its 2 bytes
+    return code + KIND_CODES[action] * 16 + min(amount, 15)
 
 
 def fold(route: tuple[int, int], code: int) -> tuple[int, int]:

@@ -111,14 +111,14 @@ def execute(command, *, workdir: Path, readonly: Sequence[Path] = (), limits: Li
         signature = warm.folder_signature(workdir)
 
     def build_next() -> None:
-        for _ in range(warm.missing(key)):
-            build_one()
+        try:
+            for _ in range(warm.missing(key)):
+                build_one()
+        except Exception:    # only an optimisation: this run must go on whatever happens here
+            pass
 
     def build_one() -> None:
-        try:
-            sandbox, argv = make(True)
-        except OSError:
-            return
+        sandbox, argv = make(True)
         if sandbox.temp is not None:           # a folder too big for the tmpfs: not worth it
             sandbox.cleanup()
             return

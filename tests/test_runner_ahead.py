@@ -31,6 +31,8 @@ def waiting_sandboxes() -> int:
 def test_the_next_run_takes_a_sandbox_built_ahead_and_is_still_a_fresh_one(tmp_path):
     show = program(tmp_path, 'echo "$(id -u) $$ $(cat data.txt)"; read line; echo "got $line"; echo x > data.txt\n')
     (tmp_path / "data.txt").write_text("first\n")
+    first = run_program(show, stdin=b"zero\n")
+    assert waiting_sandboxes() == 0                      # none for a program run only once
     first = run_program(show, stdin=b"one\n")
     assert waiting_sandboxes() >= 1
     second = run_program(show, stdin=b"two\n")
@@ -46,6 +48,7 @@ def test_a_sandbox_built_before_the_folder_changed_is_not_used(tmp_path):
     show = program(tmp_path, "cat data.txt\n")
     (tmp_path / "data.txt").write_text("old\n")
     assert run_program(show).stdout == b"old\n"
+    assert run_program(show).stdout == b"old\n"
     assert waiting_sandboxes() >= 1
     (tmp_path / "data.txt").write_text("new contents\n")
     assert run_program(show).stdout == b"new contents\n"
@@ -54,6 +57,8 @@ def test_a_sandbox_built_before_the_folder_changed_is_not_used(tmp_path):
 def test_limits_and_arguments_are_part_of_what_must_match(tmp_path):
     show = program(tmp_path, 'echo "$@"\n')
     assert run_program(show, args=["a"]).stdout == b"a\n"
+    assert run_program(show, args=["a"]).stdout == b"a\n"      # now sandboxes for ["a"] wait
+    assert waiting_sandboxes() >= 1
     assert run_program(show, args=["b", "c"]).stdout == b"b c\n"
     assert run_program(show, args=["a"]).stdout == b"a\n"
 
@@ -62,6 +67,7 @@ def test_waiting_sandboxes_are_bounded_and_removed_without_running_anything(tmp_
     for index in range(4):
         folder = tmp_path / f"entry{index}"
         folder.mkdir()
+        run_program(program(folder, "echo run\n"))
         run_program(program(folder, "echo run\n"))
     assert waiting_sandboxes() <= warm.MAX_READY
     processes = [r.process for waiting in warm._ready.values() for r in waiting]

@@ -70,9 +70,21 @@ def take(key: tuple, signature: tuple) -> Ready | None:
     return found
 
 
+_seen: "OrderedDict[tuple, None]" = OrderedDict()
+SEEN_KEYS = 64
+
+
 def missing(key: tuple) -> int:
-    """How many more sandboxes to build for `key`."""
+    """How many more sandboxes to build for `key`: none the first time a program is run
+    (a program run once, such as an architect given its seed or a language's self-test,
+    would only waste them), then up to AHEAD."""
     with _lock:
+        if key not in _seen:
+            _seen[key] = None
+            if len(_seen) > SEEN_KEYS:
+                _seen.popitem(last=False)
+            return 0
+        _seen.move_to_end(key)
         return max(0, AHEAD - len(_ready.get(key, ())))
 
 
@@ -116,6 +128,7 @@ def dispose_all() -> None:
     with _lock:
         everything = [r for waiting in _ready.values() for r in waiting]
         _ready.clear()
+        _seen.clear()
     for ready in everything:
         dispose(ready)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import collections
+import fcntl
 import os
 import re
 import selectors
@@ -18,6 +19,8 @@ from verify.runner import warm
 from verify.runner.sandbox import Sandbox, bwrap_path, helper_path, isolation_name, running_as_root
 
 CHUNK = 64 << 10
+STDOUT_PIPE = 1 << 20    # a 1 MiB stdout pipe, read 1 MiB at a time: the program and a
+                         # judge working on another core wait on each other less
 STDERR_TAIL = 2048
 DRAIN_GRACE = 0.2        # seconds to drain the pipes after the program's main process exited
 
@@ -162,6 +165,13 @@ def _spawn(argv: list[str], sandbox: Sandbox, env: dict[str, str] | None) -> sub
     return process
 
 
+def _widen_pipe(fd: int) -> None:
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, STDOUT_PIPE)
+    except OSError:
+        pass                     # over /proc/sys/fs/pipe-max-size for a user: keep the default size
+
+
 def _processes_of_current_user() -> int:
     uid = os.getuid()
     count = 0
@@ -197,6 +207,7 @@ def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
     pidfd = os.pidfd_open(process.pid)
     for stream in (process.stdout, process.stderr):
         os.set_blocking(stream.fileno(), False)
+    _widen_pipe(process.stdout.fileno())
     selector.register(process.stdout, selectors.EVENT_READ, "stdout")
     selector.register(process.stderr, selectors.EVENT_READ, "stderr")
     selector.register(pidfd, selectors.EVENT_READ, "exit")
@@ -240,7 +251,7 @@ def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
                         process.stdin.close()
                 else:
                     try:
-                        chunk = os.read(key.fd, CHUNK)
+                        chunk = os.read(key.fd, STDOUT_PIPE if what == "stdout" else CHUNK)
                     except BlockingIOError:
                         continue
                     if not chunk:

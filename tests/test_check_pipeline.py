@@ -169,6 +169,22 @@ def test_rank_reuses_cached_checks_until_the_source_changes(contest, monkeypatch
     assert "56" in changed.output
 
 
+def test_rank_reuses_a_whole_check_but_not_a_check_of_some_cases(contest, monkeypatch):
+    root, cases = contest
+    subs = root / "submissions"
+    folder = write_entry(subs / "echo" / "cat", "cat.py", CAT)
+    run_cli("check", str(folder), "--testcases", str(cases), "--case", "one")
+    import verify.commands
+    calls = []
+    real = verify.commands.run_checks
+    monkeypatch.setattr(verify.commands, "run_checks", lambda checks, *a, **k: calls.append(len(checks)) or real(checks, *a, **k))
+    run_cli("rank", "echo", "--submissions", str(subs), "--testcases", str(cases))   # only case "one" was checked
+    (folder / "cat.py").write_text(CAT + "# changed\n")
+    run_cli("check", str(folder), "--testcases", str(cases))
+    run_cli("rank", "echo", "--submissions", str(subs), "--testcases", str(cases))   # the whole check is reused
+    assert calls == [1, 1, 0]
+
+
 def test_rank_refuses_a_koth_contest():
     result = CliRunner().invoke(main, ["rank", "maze"])
     assert result.exit_code != 0 and "not a code-golf contest" in str(result.exception)

@@ -57,6 +57,11 @@ def check(paths: Sequence[Path], *, jobs: int | None, fmt: str, testcases: Path 
           cases: Sequence[str] = ()) -> int:
     checks = load_checks(paths, testcases, cases)
     _run_with_progress(checks, limits, jobs)
+    if not cases:                  # a whole check is what `verify rank` needs: keep it for rank
+        for entry_check in checks:
+            key = _outcome_key(entry_check, limits)
+            if key is not None:
+                store_cached(_results_dir(), key, _outcome(entry_check))
     click.echo(check_report(checks, fmt))
     return 0 if checks and all(c.passed for c in checks) else 1
 
@@ -83,13 +88,14 @@ def leaderboard(challenge: str, submissions: Path, testcases: Path | None, jobs:
     files, the cases, the contest's code, the runner, the limits): an unchanged entry
     is not re-run; --fresh re-runs all."""
     checks = load_checks(find_entries(submissions, challenge), testcases)
-    results_dir = cache_root() / "results"
+    results_dir = _results_dir()
     keys: dict[int, str] = {}
     cached: dict[int, dict] = {}
     for check in checks:
-        if check.error is None and check.entry is not None:
-            keys[id(check)] = check_digest(check.entry, [(c.name, c.input) for c in check.cases], repr(limits))
-            hit = None if fresh else load_cached(results_dir, keys[id(check)])
+        key = _outcome_key(check, limits)
+        if key is not None:
+            keys[id(check)] = key
+            hit = None if fresh else load_cached(results_dir, key)
             if hit is not None:
                 cached[id(check)] = hit
     _run_with_progress([c for c in checks if id(c) not in cached], limits, jobs)
@@ -99,8 +105,7 @@ def leaderboard(challenge: str, submissions: Path, testcases: Path | None, jobs:
         if id(check) in cached:
             outcome = cached[id(check)]
         else:
-            outcome = {"passed": check.passed, "why_not": "" if check.passed else check.why_not,
-                       "cases": len(check.results)}
+            outcome = _outcome(check)
             if id(check) in keys:
                 store_cached(results_dir, keys[id(check)], outcome)
         score = score_entry(entry) if entry is not None and entry.source is not None else None
@@ -110,6 +115,22 @@ def leaderboard(challenge: str, submissions: Path, testcases: Path | None, jobs:
             why_not=outcome["why_not"], added=first_added(entry.folder) if entry else None,
             cases=outcome["cases"], entry=entry))
     return rank_standings(standings)
+
+
+def _results_dir() -> Path:
+    return cache_root() / "results"
+
+
+def _outcome_key(check: EntryCheck, limits: Limits) -> str | None:
+    """The cache key of a whole check: everything its outcome depends on (see check_digest)."""
+    if check.error is not None or check.entry is None:
+        return None
+    return check_digest(check.entry, [(c.name, c.input) for c in check.cases], repr(limits))
+
+
+def _outcome(check: EntryCheck) -> dict:
+    return {"passed": check.passed, "why_not": "" if check.passed else check.why_not,
+            "cases": len(check.results)}
 
 
 def langs(keys: list[str], fmt: str) -> int:

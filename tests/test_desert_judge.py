@@ -163,6 +163,14 @@ def test_the_spec_custom_notation_end_to_end():
     assert illegal.message == "attempt 1, turn 1 at (0,1): pick up 1 but the tile holds no water"
 
 
+def test_in_the_spec_custom_notation_a_letter_and_a_space_is_the_plain_move_on_empty_tiles():
+    desert = DesertMap.parse("S..E\n")
+    plain = judge_bytes(desert, b"R R R \nS##E\n", notation=LRUD_XY)
+    assert plain.accepted and plain.stats["winning_turns"] == 3
+    bare = judge_bytes(desert, b"RRR\nS##E\n", notation=LRUD_XY)
+    assert bare.message == "attempt 1, turn 1 at (0,1): pick up 1 but the tile holds no water"
+
+
 @pytest.mark.parametrize("output, status", [
     (b"\x00\x00\x00", Status.PRESENTATION),
     (b"\xff\xfe garbage\n", Status.PRESENTATION),

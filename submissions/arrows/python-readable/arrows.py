@@ -239,6 +239,20 @@ def _bits(mask: int):
         mask ^= low
 
 
+def _one_step(layer: int, move, open_out: int, open_in: int, links: list[int]) -> int:
+    """The cells one number further from `layer` (forward or backward, as `move` and `links`
+    say): along a ray from the cells whose link that way is still open, else the linked cell."""
+    reach = move(layer & open_out) & open_in
+    linked = layer & ~open_out
+    while linked:
+        low = linked & -linked
+        other = links[low.bit_length() - 1]
+        if other >= 0:
+            reach |= 1 << other
+        linked ^= low
+    return reach
+
+
 def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tuple[int, int]],
                                                             tuple[int, int] | None]:
     """Which numbers each cell can still take, from reachability between placed numbers.
@@ -282,30 +296,14 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
             layers_back = [1 << cell_of[number]]
             layer = layers_back[0]
             for _ in range(1, gap):
-                reach = backward(layer & open_heads) & open_tails
-                linked = layer & ~open_heads
-                while linked:
-                    low = linked & -linked
-                    before = prv[low.bit_length() - 1]
-                    if before >= 0:
-                        reach |= 1 << before
-                    linked ^= low
-                layer = reach & free_cells
+                layer = _one_step(layer, backward, open_heads, open_tails, prv) & free_cells
                 if not layer:
                     raise _Contradiction
                 layers_back.append(layer)
             if previous:
                 layer = 1 << cell_of[previous]
                 for step in range(1, gap):
-                    reach = forward(layer & open_tails) & open_heads
-                    linked = layer & ~open_tails
-                    while linked:
-                        low = linked & -linked
-                        after = nxt[low.bit_length() - 1]
-                        if after >= 0:
-                            reach |= 1 << after
-                        linked ^= low
-                    layer = reach & free_cells & layers_back[gap - step]
+                    layer = _one_step(layer, forward, open_tails, open_heads, nxt) & free_cells & layers_back[gap - step]
                     if not layer:
                         raise _Contradiction
                     record(previous + step, layer)

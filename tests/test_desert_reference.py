@@ -94,8 +94,8 @@ def test_a_trivial_demo_is_a_case_that_fails_naming_the_violation(tmp_path):
     ({"deaths": "any"}, "desert.deaths", "'any' is not a rule for distinct deaths"),
     ({"notation": "klingon"}, "desert.notation", "unknown notation 'klingon'"),
     ({"notation": {"actions": {"+": "plus"}}}, "desert.notation.actions.'+'", "'plus' is not an action"),
-    ({"demo": "missing.txt"}, "desert.demo", "cannot read missing.txt"),
-    ({"demo": "bad.txt"}, "desert.demo", "line 1, column 2: 'x' is not a map character"),
+    ({"demo": "missing.txt"}, "desert.demo", "no such file 'missing.txt'"),
+    ({"demo": "bad.txt"}, "desert.demo", "line 1, column 2: this character is not a map character"),
     ({"colour": "red"}, "desert.colour", "unknown field"),
 ])
 def test_bad_desert_sections_name_the_field(tmp_path, table, field, problem):

@@ -11,12 +11,13 @@ from tabulate import tabulate
 
 from verify import challenges
 from verify.checking import EntryCheck, load_checks, run_checks
-from verify.entries import find_entries
+from verify.entries import Entry, find_entries
 from verify.errors import VerifyError
 from verify.judging import CaseResult
 from verify.report import check_report, rank_report
+from verify.report_escape import one_line
 from verify.runner import Limits, cache_root, isolation_name, languages
-from verify.scoring import (Standing, check_digest, first_added, load_cached, rank_standings,
+from verify.scoring import (Score, Standing, check_digest, first_added, load_cached, rank_standings,
                             score_entry, store_cached)
 
 
@@ -35,7 +36,7 @@ class Progress:
     def __call__(self, result: CaseResult, done: int, total: int) -> None:
         if self.enabled:
             mark = "ok" if result.passed else result.verdict.status.short
-            line = f"[{done}/{total}] {result.entry} {result.case}: {mark}"
+            line = f"[{done}/{total}] {one_line(result.entry)} {one_line(result.case)}: {mark}"
             sys.stderr.write("\r\x1b[K" + line[:150])
             sys.stderr.flush()
 
@@ -108,13 +109,23 @@ def leaderboard(challenge: str, submissions: Path, testcases: Path | None, jobs:
             outcome = _outcome(check)
             if id(check) in keys:
                 store_cached(results_dir, keys[id(check)], outcome)
-        score = score_entry(entry) if entry is not None and entry.source is not None else None
+        score, why_not = _score(entry, outcome["why_not"])
         standings.append(Standing(
             label=check.label, name=entry.name if entry else check.label,
             language=entry.language or "" if entry else "", score=score, passed=outcome["passed"],
-            why_not=outcome["why_not"], added=first_added(entry.folder) if entry else None,
+            why_not=why_not, added=first_added(entry.folder) if entry else None,
             cases=outcome["cases"], entry=entry))
     return rank_standings(standings)
+
+
+def _score(entry: Entry | None, why_not: str) -> tuple[Score | None, str]:
+    """The entry's score, or None and why (a source changed since the entry loaded)."""
+    if entry is None or entry.source is None:
+        return None, why_not
+    try:
+        return score_entry(entry), why_not
+    except VerifyError as error:
+        return None, str(error)
 
 
 def _results_dir() -> Path:
@@ -125,7 +136,10 @@ def _outcome_key(check: EntryCheck, limits: Limits) -> str | None:
     """The cache key of a whole check: everything its outcome depends on (see check_digest)."""
     if check.error is not None or check.entry is None:
         return None
-    return check_digest(check.entry, [(c.name, c.input) for c in check.cases], repr(limits))
+    try:
+        return check_digest(check.entry, [(c.name, c.input) for c in check.cases], repr(limits))
+    except VerifyError:             # the folder changed since it was loaded: nothing cached
+        return None
 
 
 def _outcome(check: EntryCheck) -> dict:

@@ -1,11 +1,13 @@
 """Contest entries: a folder with entry.toml and a source file (see docs/entries.md).
 
 ``load_entry(path)`` reads and validates entry.toml; every problem is one line
-naming the field (EntryError). The contest's own table (``[desert]``...) is
+naming the field (EntryError). Everything in the folder is hostile: files are read
+through :mod:`verify.files` (bounded, confined to the folder). The contest's own table (``[desert]``...) is
 handed to ``CHALLENGE.parse_options``.
 """
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +15,9 @@ from typing import Any
 
 from verify import challenges
 from verify.challenges.base import Challenge
-from verify.errors import EntryError, VerifyError
+from verify.errors import EntryError, VerifyError, quoted
+from verify.files import (MAX_ENTRY_TOML_BYTES, MAX_SOURCE_BYTES, FileRefused, check_entry_file, read_entry_file,
+                          scan_entry_folder)
 from verify.runner import Program, get_language
 
 ENTRY_FILE = "entry.toml"
@@ -57,22 +61,23 @@ def entry_label(path: Path) -> str:
 
 
 def load_entry(path: Path | str) -> Entry:
-    """Load ``path`` (an entry folder, or its entry.toml)."""
+    """Load ``path`` (an entry folder, or its entry.toml).
+
+    The folder is checked first (:func:`verify.files.scan_entry_folder`: regular files,
+    folders and links inside it only, bounded), then entry.toml (at most
+    ``MAX_ENTRY_TOML_BYTES``), then each field; the first problem is one EntryError line."""
     path = Path(path)
     folder = (path.parent if path.name == ENTRY_FILE else path).absolute()
     label = entry_label(folder)
-    toml_path = folder / ENTRY_FILE
     if not folder.is_dir():
         raise EntryError(label, None, "no such entry folder")
-    if not toml_path.is_file():
+    if not os.path.lexists(folder / ENTRY_FILE):
         raise EntryError(label, None, f"no {ENTRY_FILE} in the folder")
     try:
-        with toml_path.open("rb") as toml_file:
-            data = tomllib.load(toml_file)
-    except tomllib.TOMLDecodeError as error:
-        raise EntryError(label, None, f"{ENTRY_FILE} is not valid TOML: {error}") from None
-    except UnicodeDecodeError:
-        raise EntryError(label, None, f"{ENTRY_FILE} is not UTF-8") from None
+        scan_entry_folder(folder)
+    except FileRefused as error:
+        raise EntryError(label, None, str(error)) from None
+    data = _read_toml(label, folder)
 
     challenge_name = data.get("challenge")
     if challenge_name is None:
@@ -81,7 +86,7 @@ def load_entry(path: Path | str) -> Entry:
         raise EntryError(label, "challenge", f"expected a string, not {_type_name(challenge_name)}")
     if challenge_name not in challenges.names():
         raise EntryError(label, "challenge",
-                         f"unknown challenge {challenge_name!r} (known: {', '.join(challenges.names())})")
+                         f"unknown challenge {quoted(challenge_name)} (known: {', '.join(challenges.names())})")
     challenge = challenges.get(challenge_name)
 
     for key, value in data.items():
@@ -90,7 +95,8 @@ def load_entry(path: Path | str) -> Entry:
                 raise EntryError(label, key, f"expected a table [{key}], not {_type_name(value)}")
             continue
         if key not in _FIELDS:
-            raise EntryError(label, key, f"unknown field (known: {', '.join([*_FIELDS, challenge_name])})")
+            raise EntryError(label, quoted(key)[1:-1],
+                             f"unknown field (known: {', '.join([*_FIELDS, challenge_name])})")
         if not isinstance(value, _FIELDS[key]):
             raise EntryError(label, key, f"expected {_FIELDS[key].__name__}, not {_type_name(value)}")
 
@@ -103,7 +109,7 @@ def load_entry(path: Path | str) -> Entry:
             raise EntryError(label, "flags", f"expected a list of strings, found {_type_name(flag)}")
     input_mode = data.get("input", "stdin")
     if input_mode not in INPUT_MODES:
-        raise EntryError(label, "input", f"expected \"stdin\" or \"args\", not {input_mode!r}")
+        raise EntryError(label, "input", f"expected \"stdin\" or \"args\", not {quoted(input_mode)}")
 
     language, source = data.get("language"), data.get("source")
     if (language is None) != (source is None):
@@ -115,19 +121,54 @@ def load_entry(path: Path | str) -> Entry:
             get_language(language)
         except VerifyError as error:
             raise EntryError(label, "language", str(error)) from None
-        source_path = (folder / source).absolute()
-        if not source_path.resolve().is_relative_to(folder.resolve()):
-            raise EntryError(label, "source", f"{source!r} is outside the entry folder")
-        if not source_path.is_file():
-            raise EntryError(label, "source", f"no such file {source!r}")
+        source_path = source_file(label, "source", folder, source)
     elif challenge.scoring == "bytes":
         raise EntryError(label, "language", "missing (a code-golf entry needs language and source)")
 
-    section = data.get(challenge_name, {})
-    options = challenge.parse_options(label, section, folder)
+    options = _contest_options(label, challenge, data.get(challenge_name, {}), folder)
     return Entry(name=name, folder=folder, challenge=challenge, language=language, source=source_path,
                  flags=tuple(flags), input=input_mode, author=data.get("author", ""),
                  description=data.get("description", ""), options=options, raw=data)
+
+
+def _contest_options(label: str, challenge: Challenge, table: dict[str, Any], folder: Path) -> Any:
+    """The contest's own table, checked by the contest; a failure of its code on a hostile
+    table is still one EntryError line naming the table."""
+    try:
+        return challenge.parse_options(label, table, folder)
+    except VerifyError:
+        raise
+    except RecursionError:
+        raise EntryError(label, challenge.name, "nests lists or tables too deeply") from None
+    except Exception as error:
+        raise EntryError(label, challenge.name, f"cannot be read ({type(error).__name__})") from None
+
+
+def source_file(label: str, field: str, folder: Path, name: str) -> Path:
+    """The path of a program's source named by an entry: a regular file inside the folder,
+    at most ``MAX_SOURCE_BYTES``; else an EntryError naming ``field``."""
+    try:
+        return check_entry_file(folder, name, MAX_SOURCE_BYTES)
+    except FileRefused as error:
+        raise EntryError(label, field, str(error)) from None
+
+
+def _read_toml(label: str, folder: Path) -> dict[str, Any]:
+    """entry.toml parsed; any failure of the file or the parser is one EntryError line."""
+    try:
+        text = read_entry_file(folder, ENTRY_FILE, MAX_ENTRY_TOML_BYTES).decode("utf-8")
+    except FileRefused as error:
+        raise EntryError(label, None, str(error)) from None
+    except UnicodeDecodeError:
+        raise EntryError(label, None, f"{ENTRY_FILE} is not UTF-8") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise EntryError(label, None, f"{ENTRY_FILE} is not valid TOML: {error}") from None
+    except RecursionError:
+        raise EntryError(label, None, f"{ENTRY_FILE} nests lists or tables too deeply") from None
+    except Exception as error:  # any other failure of the parser on hostile text: still one line
+        raise EntryError(label, None, f"{ENTRY_FILE} cannot be read as TOML ({type(error).__name__})") from None
 
 
 def find_entries(root: Path, challenge: str | None = None) -> list[Path]:

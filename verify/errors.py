@@ -1,4 +1,14 @@
 """Errors meant for people: each carries one clear line, and the CLI exits 2 with it."""
+from typing import Any
+
+from verify.report_escape import visible
+
+
+def quoted(value: Any, width: int = 40) -> str:
+    """A value from a hostile input as a message quotes it: its repr (no raw control
+    characters), cut to about ``width`` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 4] + "..." + text[-1:]
 
 
 class VerifyError(Exception):
@@ -6,8 +16,8 @@ class VerifyError(Exception):
 
     exit_code = 2
 
-    def __str__(self) -> str:  # keep it to one line whatever the message holds
-        return " ".join(super().__str__().split("\n"))
+    def __str__(self) -> str:  # one line whatever the message holds, no control character raw
+        return visible(" ".join(super().__str__().split("\n")))
 
 
 class InputError(VerifyError):

@@ -1,14 +1,20 @@
-"""Reports of checks and leaderboards: table, JSON, JUnit XML, Markdown. No judging here."""
+"""Reports of checks and leaderboards: table, JSON, JUnit XML, Markdown. No judging here.
+
+Text an entry controls (labels, case names, verdict messages and details, stderr tails,
+names and flags from entry.toml) is shown through :mod:`verify.report_escape`: escaped
+for the terminal in tables, for Markdown in Markdown, for XML in JUnit. JSON escapes
+every control character itself."""
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from typing import Callable, Sequence
 from xml.etree import ElementTree
 
 from tabulate import tabulate
 
 from verify.checking import EntryCheck
 from verify.judging import CaseResult
+from verify.report_escape import markdown, one_line, xml_text
 from verify.scoring import Standing
 
 FORMATS = ("table", "json", "junit", "markdown")
@@ -32,15 +38,16 @@ def _detail(result: CaseResult) -> str:
     return text if len(text) <= DETAIL_WIDTH else text[:DETAIL_WIDTH - 1] + "…"
 
 
-def _rows(checks: Sequence[EntryCheck]) -> list[list[str]]:
+def _rows(checks: Sequence[EntryCheck], cell: Callable[[str], str]) -> list[list[str]]:
+    """The check table's rows; ``cell`` escapes the text an entry controls for the format."""
     rows = []
     for check in checks:
         if check.error and not check.results:
-            rows.append([check.label, "-", "error", "", "", check.error])
+            rows.append([cell(check.label), "-", "error", "", "", cell(check.error)])
         for result in check.results:
-            rows.append([check.label, result.case, result.verdict.status.short + " " + str(result.verdict.status)
-                         if not result.passed else "AC",
-                         f"{result.time:.2f}s", size(result.memory) if result.memory else "", _detail(result)])
+            rows.append([cell(check.label), cell(result.case),
+                         result.verdict.status.short + " " + str(result.verdict.status) if not result.passed else "AC",
+                         f"{result.time:.2f}s", size(result.memory) if result.memory else "", cell(_detail(result))])
     return rows
 
 
@@ -62,37 +69,36 @@ def check_report(checks: Sequence[EntryCheck], fmt: str) -> str:
         return _junit(checks)
     headers = ["entry", "case", "verdict", "time", "memory", "detail"]
     if fmt == "markdown":
-        table = tabulate(_rows(checks), headers, tablefmt="github")
-        return f"{table}\n\n**{summary(checks)}**"
-    failing = [f"  {c.error}" if c.error and c.error.startswith(c.label) else f"  {c.label}: {c.why_not}"
-               for c in checks if not c.passed]
-    lines = [summary(checks)] + (["failed:", *failing] if failing else [])
-    return f"{tabulate(_rows(checks), headers, tablefmt='simple')}\n\n" + "\n".join(lines)
+        table = tabulate(_rows(checks, markdown), headers, tablefmt="github", disable_numparse=True)
+        return f"{table}\n\n**{markdown(summary(checks))}**"
+    failing = [f"  {one_line(c.error)}" if c.error and c.error.startswith(c.label)
+               else f"  {one_line(c.label)}: {one_line(c.why_not)}" for c in checks if not c.passed]
+    lines = [one_line(summary(checks))] + (["failed:", *failing] if failing else [])
+    return f"{tabulate(_rows(checks, one_line), headers, tablefmt='simple', disable_numparse=True)}\n\n" + \
+        "\n".join(lines)
 
 
 def _junit(checks: Sequence[EntryCheck]) -> str:
+    """JUnit XML, valid whatever the entries printed: every text goes through ``xml_text``."""
     suites = ElementTree.Element("testsuites")
     for check in checks:
         failures = sum(not r.passed for r in check.results) + (1 if check.error else 0)
-        suite = ElementTree.SubElement(suites, "testsuite", name=check.label,
+        label = xml_text(check.label)
+        suite = ElementTree.SubElement(suites, "testsuite", name=label,
                                        tests=str(len(check.results) or 1), failures=str(failures),
                                        time=f"{sum(r.time for r in check.results):.3f}")
         if check.error:
-            case = ElementTree.SubElement(suite, "testcase", classname=check.label, name="entry")
-            ElementTree.SubElement(case, "failure", message=check.error, type="error")
+            case = ElementTree.SubElement(suite, "testcase", classname=label, name="entry")
+            ElementTree.SubElement(case, "failure", message=xml_text(check.error), type="error")
         for result in check.results:
-            case = ElementTree.SubElement(suite, "testcase", classname=check.label, name=result.case,
+            case = ElementTree.SubElement(suite, "testcase", classname=label, name=xml_text(result.case),
                                           time=f"{result.time:.3f}")
             if not result.passed:
-                failure = ElementTree.SubElement(case, "failure", message=result.verdict.message,
+                failure = ElementTree.SubElement(case, "failure", message=xml_text(result.verdict.message),
                                                  type=str(result.verdict.status))
-                failure.text = _xml_safe(result.verdict.detail)
+                failure.text = xml_text(result.verdict.detail)
     ElementTree.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(suites, encoding="unicode")
-
-
-def _xml_safe(text: str) -> str:
-    return "".join(ch for ch in text if ch in "\t\n\r" or ord(ch) >= 32)
 
 
 # -- leaderboards ----------------------------------------------------------------------
@@ -106,32 +112,33 @@ def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, languag
     for s in standings:
         score = s.score
         language = " ".join([language_names.get(s.language, s.language), *(score.flags if score else ())])
-        rows.append([s.rank or "-", s.label, language,
+        rows.append([s.rank or "-", one_line(s.label), one_line(language),
                      score.source_bytes if score else "", f"+{score.penalty}" if score and score.penalty else "",
                      score.total if score else "", score.chars if score else "",
-                     "" if s.passed else s.why_not])
+                     "" if s.passed and score else one_line(s.why_not)])
     if not rows:
-        return f"Leaderboard: {challenge}\n(no entries)"
+        return f"Leaderboard: {one_line(challenge)}\n(no entries)"
     table = tabulate(rows, ["rank", "entry", "language", "bytes", "flags", "score", "chars", "not ranked because"],
                      tablefmt="simple")
-    return f"Leaderboard: {challenge}\n{table}"
+    return f"Leaderboard: {one_line(challenge)}\n{table}"
 
 
 def _rank_markdown(challenge: str, standings: Sequence[Standing], language_names: dict[str, str]) -> str:
-    parts = [f"Leaderboard: **{challenge}** (entries that pass every case; ties: the earlier entry)", ""]
+    parts = [f"Leaderboard: **{markdown(challenge)}** (entries that pass every case; ties: the earlier entry)", ""]
     if not standings:
         parts.append("(no entries)")
     for s in standings:
         if not s.passed or s.score is None:
             continue
-        parts.append(f"{s.score.header(language_names.get(s.language, s.language))}")
+        header = s.score.header(language_names.get(s.language, s.language))
+        parts.append("# " + markdown(header.removeprefix("# ")))
         parts.append("")
-        parts.append(f"{s.rank}. **{s.name}** ({s.label}), {s.score.chars} chars")
+        parts.append(f"{s.rank}. **{markdown(s.name)}** ({markdown(s.label)}), {s.score.chars} chars")
         parts.append("")
     unranked = [s for s in standings if not s.passed or s.score is None]
     if unranked:
         parts.append("## Not ranked")
         parts.append("")
-        parts.extend(f"- {s.label}: {s.why_not}" for s in unranked)
+        parts.extend(f"- {markdown(s.label)}: {markdown(s.why_not)}" for s in unranked)
         parts.append("")
     return "\n".join(parts).rstrip() + "\n"

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from verify.entries import Entry
+from verify.errors import EntryError
+from verify.files import MAX_SOURCE_BYTES, FileRefused, entry_folder_contents, read_entry_file
 
 _BUNDLED_FLAG = re.compile(r"-[A-Za-z0-9][^\s=]*")
 
@@ -58,15 +60,26 @@ def score_source(source: bytes, flags: tuple[str, ...] = ()) -> Score:
 
 
 def score_entry(entry: Entry) -> Score:
+    """The entry's score; its source is read as at load time (inside the folder, bounded):
+    a source that has changed into something else since is an EntryError."""
     assert entry.source is not None
-    return score_source(entry.source.read_bytes(), entry.flags)
+    try:
+        source = read_entry_file(entry.folder, str(entry.source.relative_to(entry.folder)), MAX_SOURCE_BYTES)
+    except FileRefused as error:
+        raise EntryError(entry.label, "source", str(error)) from None
+    return score_source(source, entry.flags)
 
 
 def first_added(folder: Path) -> int | None:
-    """Unix time of the commit that first added the entry (None outside git)."""
+    """Unix time of the commit that first added the entry (None outside git).
+
+    git runs in the folder's parent, naming the folder as a literal path: a ``.git`` inside
+    the entry (its own repository, its own config) is never the one asked."""
+    folder = Path(folder)
     try:
-        out = subprocess.run(["git", "log", "--diff-filter=A", "--format=%ct", "--", "."],
-                             cwd=folder, capture_output=True, text=True, timeout=10)
+        out = subprocess.run(["git", "--literal-pathspecs", "log", "--diff-filter=A", "--format=%ct", "--",
+                              folder.name], cwd=folder.parent, capture_output=True, text=True, timeout=10,
+                             stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return None
     stamps = [int(line) for line in out.stdout.split() if line.isdigit()]
@@ -111,10 +124,16 @@ def rank_standings(standings: list[Standing]) -> list[Standing]:
 
 def check_digest(entry: Entry, case_inputs: list[tuple[str, bytes]], limits_repr: str) -> str:
     """Everything a check's outcome depends on: the entry's files, the cases, the
-    contest's judging code, the runner, and the limits."""
+    contest's judging code, the runner, and the limits. The folder is read as at load time
+    (:func:`verify.files.entry_folder_contents`): a folder that has changed into something
+    refused since raises FileRefused."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in entry.folder.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(entry.folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+    for item, data in entry_folder_contents(entry.folder):
+        name = item.relative.encode("utf-8", "surrogateescape")
+        if item.target is not None:     # a link inside the folder: where it leads
+            digest.update(name + b"\0->" + item.target.encode("utf-8", "surrogateescape") + b"\0")
+        else:
+            digest.update(name + b"\0" + data + b"\0")
     for name, data in case_inputs:
         digest.update(name.encode() + b"\0" + data + b"\0")
     import verify

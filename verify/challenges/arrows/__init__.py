@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from verify.challenges.arrows.judge import ArrowsJudge
-from verify.challenges.arrows.model import NOTATIONS, Puzzle, parse_text
+from verify.challenges.arrows.model import MAX_PUZZLE_BYTES, NOTATIONS, Puzzle, parse_text
 from verify.challenges.base import Challenge, TestCase
-from verify.errors import EntryError, InputError
+from verify.errors import EntryError, InputError, quoted
+from verify.files import read_input
 
 __all__ = ["CHALLENGE", "ArrowsChallenge", "ArrowsOptions"]
 
@@ -30,10 +31,11 @@ class ArrowsChallenge(Challenge):
     scoring = "bytes"
 
     def testcases(self, root: Path) -> list[TestCase]:
-        """Every ``*.txt`` puzzle under ``root``, by name. A malformed puzzle is an InputError naming the file."""
+        """Every ``*.txt`` puzzle under ``root``, by name. A malformed puzzle (or one over
+        ``MAX_PUZZLE_BYTES``) is an InputError naming the file."""
         cases = []
         for path in sorted(Path(root).glob("*.txt")):
-            data = path.read_bytes()
+            data = read_input(str(path), MAX_PUZZLE_BYTES, "puzzle")
             try:
                 text = data.decode("ascii")
             except UnicodeDecodeError:
@@ -45,11 +47,11 @@ class ArrowsChallenge(Challenge):
     def parse_options(self, entry_name: str, table: dict[str, Any], entry_dir: Path) -> ArrowsOptions:
         for key in table:
             if key != "arrows":
-                raise EntryError(entry_name, f"arrows.{key}", "unknown field (expected: arrows)")
+                raise EntryError(entry_name, f"arrows.{quoted(key)[1:-1]}", "unknown field (expected: arrows)")
         arrows = table.get("arrows", "english")
-        if arrows not in NOTATIONS:
+        if not isinstance(arrows, str) or arrows not in NOTATIONS:
             raise EntryError(entry_name, "arrows.arrows",
-                             f"{arrows!r} is not a set of arrow names (expected 'english' or 'dutch')")
+                             f"{quoted(arrows)} is not a set of arrow names (expected 'english' or 'dutch')")
         return ArrowsOptions(arrows)
 
     def input_for(self, options: ArrowsOptions, case: TestCase) -> TestCase:

@@ -43,6 +43,7 @@ _DIRECTION_BY_NAME = {
 }
 CELL_PATTERN = re.compile(r"(\d+)([A-Za-z]*)")  # a cell token: its number, then its arrow
 MAX_CELLS = 10_000  # far above any contest board; bounds memory of a hostile input
+MAX_PUZZLE_BYTES = 1 << 20  # a puzzle file: 10,000 cells take about 100 KiB
 
 
 def direction_name(direction: int, notation: str = "english") -> str:

@@ -7,18 +7,19 @@ User documentation: docs/desert.md.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from verify.challenges.base import Challenge, TestCase
 from verify.challenges.desert.concurrent import ConcurrentJudge
 from verify.challenges.desert.judge import DesertJudge
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.nontrivial import violations
+from verify.challenges.desert.map import MAX_MAP_BYTES, DesertMap
+from verify.challenges.desert.nontrivial import MAX_VIOLATIONS, violations
 from verify.challenges.desert.notation import STANDARD, Notation, NotationDefinitionError, resolve
 from verify.challenges.desert.transcript import DEATH_RULES, ORDERS
-from verify.errors import EntryError, InputError
+from verify.errors import EntryError, InputError, quoted
+from verify.files import FileRefused, read_entry_file, read_input
 
 __all__ = ["CHALLENGE", "DesertChallenge", "DesertOptions"]
 
@@ -31,6 +32,7 @@ class DesertOptions:
     order: str = "moves-first"
     deaths: str = "turns"
     demo: Path | None = None
+    demo_bytes: bytes = field(default=b"", repr=False, compare=False)   # read once, when the entry loads
 
 
 class DesertChallenge(Challenge):
@@ -39,10 +41,11 @@ class DesertChallenge(Challenge):
     scoring = "bytes"
 
     def testcases(self, root: Path) -> list[TestCase]:
-        """Every ``*.txt`` map under ``root``, by name. A malformed map is an InputError naming the file."""
+        """Every ``*.txt`` map under ``root``, by name. A malformed map (or one over
+        ``MAX_MAP_BYTES``) is an InputError naming the file."""
         cases = []
         for path in sorted(Path(root).glob("*.txt")):
-            data = path.read_bytes()
+            data = read_input(str(path), MAX_MAP_BYTES, "map")
             desert = DesertMap.parse(data, source=str(path))
             cases.append(TestCase(path.stem, data, path, (data.decode("ascii"),),
                                   meta={"map": desert}))
@@ -61,35 +64,45 @@ class DesertChallenge(Challenge):
             raise EntryError(entry_name, field, error.problem) from None
         order = table.get("order", "moves-first")
         if order not in ORDERS:
-            raise EntryError(entry_name, "desert.order", f"{order!r} is not an order (expected "
+            raise EntryError(entry_name, "desert.order", f"{quoted(order)} is not an order (expected "
                              f"{' or '.join(repr(o) for o in ORDERS)})")
         deaths = table.get("deaths", "turns")
         if deaths not in DEATH_RULES:
-            raise EntryError(entry_name, "desert.deaths", f"{deaths!r} is not a rule for distinct deaths "
+            raise EntryError(entry_name, "desert.deaths", f"{quoted(deaths)} is not a rule for distinct deaths "
                              f"(expected {' or '.join(repr(d) for d in DEATH_RULES)})")
         demo = table.get("demo")
-        demo_path = None
-        if demo is not None:
-            if not isinstance(demo, str):
-                raise EntryError(entry_name, "desert.demo", "expected the path of a map file")
-            demo_path = Path(entry_dir) / demo
-            try:
-                DesertMap.parse(demo_path.read_bytes(), source=demo)
-            except OSError as error:
-                raise EntryError(entry_name, "desert.demo", f"cannot read {demo}: {error.strerror}") from None
-            except InputError as error:
-                raise EntryError(entry_name, "desert.demo", str(error)) from None
-        return DesertOptions(notation, order, deaths, demo_path)
+        if demo is None:
+            return DesertOptions(notation, order, deaths)
+        if not isinstance(demo, str):
+            raise EntryError(entry_name, "desert.demo", "expected the path of a map file")
+        data = self._read_demo(entry_name, Path(entry_dir), demo)
+        return DesertOptions(notation, order, deaths, Path(entry_dir) / demo, data)
+
+    @staticmethod
+    def _read_demo(entry_name: str, entry_dir: Path, demo: str) -> bytes:
+        """The demo map's bytes: a regular file inside the entry folder, at most ``MAX_MAP_BYTES``,
+        a valid map. Its problems never quote what the file holds."""
+        try:
+            data = read_entry_file(entry_dir, demo, MAX_MAP_BYTES)
+            DesertMap.parse(data, source=demo, quote=False)
+        except FileRefused as error:
+            raise EntryError(entry_name, "desert.demo", str(error)) from None
+        except InputError as error:
+            raise EntryError(entry_name, "desert.demo", str(error)) from None
+        return data
 
     def entry_cases(self, options: DesertOptions, entry_dir: Path) -> list[TestCase]:
         """The entry's demo map, judged like any case. A trivial demo is kept as a case whose
-        judge rejects every output, naming the first violation (all are in ``meta["trivial"]``)."""
+        judge rejects every output, naming the first violation (the first ``MAX_VIOLATIONS``
+        are in ``meta["trivial"]``, ``meta["more_trivial"]`` says whether there are more)."""
         if options.demo is None:
             return []
-        data = options.demo.read_bytes()
-        desert = DesertMap.parse(data, source=str(options.demo))
-        problems = [str(v) for v in violations(desert)]
-        meta: dict[str, Any] = {"map": desert, "demo": True, "trivial": problems}
+        data = options.demo_bytes
+        desert = DesertMap.parse(data, source=str(options.demo), quote=False)
+        found = violations(desert, limit=MAX_VIOLATIONS + 1)
+        problems = [str(v) for v in found[:MAX_VIOLATIONS]]
+        meta: dict[str, Any] = {"map": desert, "demo": True, "trivial": problems,
+                                "more_trivial": len(found) > MAX_VIOLATIONS}
         return [TestCase("demo", data, options.demo, (data.decode("ascii"),), meta=meta)]
 
     def judge(self, options: DesertOptions | None, case: TestCase) -> ConcurrentJudge:
@@ -99,6 +112,8 @@ class DesertChallenge(Challenge):
         trivial = case.meta.get("trivial")
         if trivial:
             more = f" (and {len(trivial) - 1} more)" if len(trivial) > 1 else ""
+            if case.meta.get("more_trivial"):
+                more = f" (and more than {len(trivial) - 1} more)"
             problem = f"the demo map is trivial: {trivial[0]}{more}"
         # replayed on a worker thread: the runner reads the entry's next chunk meanwhile (issue 6)
         return ConcurrentJudge(DesertJudge(desert, options.notation, options.order, options.deaths,

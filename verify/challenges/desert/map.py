@@ -11,6 +11,12 @@ from verify.errors import InputError
 MAP_CHARACTERS = frozenset(b"SE123456789.")
 """What an input map may hold on a line (besides the newline ending it)."""
 
+MAX_MAP_BYTES = 1 << 20
+"""The most bytes a map file may hold (a demo map, a test case, ``verify judge desert MAP``):
+a 1000x1000 map fits."""
+
+_SQUARE_BYTES = bytes(range(256)).translate(bytes.maketrans(bytes(range(10)), b".123456789"))
+
 Square = tuple[int, int]
 
 
@@ -34,8 +40,11 @@ class DesertMap:
     water: tuple[tuple[int, ...], ...]
 
     @classmethod
-    def parse(cls, text: str | bytes, source: str = "map") -> "DesertMap":
-        """Parse a map strictly: rectangular, one S, one E, only ``[SE1-9.]``, every line ending in ``\\n``."""
+    def parse(cls, text: str | bytes, source: str = "map", quote: bool = True) -> "DesertMap":
+        """Parse a map strictly: rectangular, one S, one E, only ``[SE1-9.]``, every line ending in ``\\n``.
+
+        ``quote=False``: messages name the line and column of a wrong character but not the
+        character itself (for files whose contents are not to be echoed)."""
         data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
         if not data:
             raise MapError(1, None, "the map is empty (expected lines of S, E, 1-9 and .)", source)
@@ -53,7 +62,7 @@ class DesertMap:
                                "empty line (expected a map row over S, E, 1-9 and .)", source)
             for col, byte in enumerate(line):
                 if byte not in MAP_CHARACTERS:
-                    shown = _show(byte)
+                    shown = _show(byte) if quote else "this character"
                     raise MapError(row + 1, col + 1, f"{shown} is not a map character "
                                    "(expected S, E, 1-9 or .)", source)
             if len(line) != width:
@@ -82,7 +91,14 @@ class DesertMap:
 
     def text(self) -> str:
         """The map as the input gives it (every line ending in a newline)."""
-        return "".join("".join(self.char(r, c) for c in range(self.width)) + "\n" for r in range(self.height))
+        return "".join(row.decode("ascii") + "\n" for row in self.row_bytes())
+
+    def row_bytes(self) -> list[bytes]:
+        """Each row as the input gives it, without its newline: one pass over the squares."""
+        rows = [bytes(units).translate(_SQUARE_BYTES) for units in self.water]
+        for (row, col), mark in ((self.start, b"S"), (self.end, b"E")):
+            rows[row] = rows[row][:col] + mark + rows[row][col + 1:]
+        return rows
 
     def char(self, row: int, col: int) -> str:
         if (row, col) == self.start:

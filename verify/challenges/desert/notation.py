@@ -23,18 +23,20 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import regex
 
 from verify.challenges.desert.engine import DIRECTIONS, DROP, FILL, PICK, Turn
 from verify.errors import InputError
+from verify.files import read_entry_file, read_input
 
 MAP_ROW_CHARACTERS = b"SE123456789.#"
 MAX_DIGITS = 9
 MAX_TOKEN = 64            # bytes: a longer token is not a token
 PATTERN_TIMEOUT = 1.0     # seconds for a custom token pattern on one stretch of output
 _CACHE_LIMIT = 4096
+MAX_NOTATION_BYTES = 64 << 10   # a notation .toml file
 
 
 class NotationDefinitionError(ValueError):
@@ -413,10 +415,14 @@ def named(name: str) -> Notation:
         raise KeyError(f"unknown notation {name!r} (known: {', '.join(NOTATIONS)})") from None
 
 
-def resolve(spec: str | Mapping[str, Any], base: Path | None = None) -> Notation:
-    """A notation from a name, a ``.toml`` file (relative to ``base``) or an inline table.
+def resolve(spec: str | Mapping[str, Any], base: Path | None = None,
+            read: Callable[[str], bytes] | None = None) -> Notation:
+    """A notation from a name, a ``.toml`` file or an inline table.
 
-    Raises :class:`NotationDefinitionError` (a ValueError) naming the key at fault.
+    The file is read by ``read(name)``; by default it is a file of the folder ``base`` (an
+    entry's folder: regular, inside it, at most ``MAX_NOTATION_BYTES``, see
+    :func:`verify.files.read_entry_file`). Raises :class:`NotationDefinitionError` (a
+    ValueError) naming the key at fault.
     """
     if isinstance(spec, Mapping):
         return Notation.from_table("custom", spec)
@@ -425,22 +431,40 @@ def resolve(spec: str | Mapping[str, Any], base: Path | None = None) -> Notation
     if spec in NOTATIONS:
         return NOTATIONS[spec]
     if spec.endswith(".toml"):
-        path = Path(spec) if base is None else base / spec
-        try:
-            table = tomllib.loads(path.read_text(encoding="utf-8"))
-        except OSError as error:
-            raise NotationDefinitionError("notation", f"cannot read {path}: {error.strerror}") from None
-        except tomllib.TOMLDecodeError as error:
-            raise NotationDefinitionError("notation", f"{path} is not valid TOML: {error}") from None
-        table = table.get("notation", table)
-        return Notation.from_table(path.stem, table)
-    raise NotationDefinitionError("notation", f"unknown notation {spec!r} (known: {', '.join(NOTATIONS)}; "
+        folder = Path.cwd() if base is None else Path(base)
+        reader = read or (lambda name: read_entry_file(folder, name, MAX_NOTATION_BYTES))
+        return _from_file(spec, reader)
+    shown = repr(spec) if len(spec) <= 40 else repr(spec[:36]) + "..."
+    raise NotationDefinitionError("notation", f"unknown notation {shown} (known: {', '.join(NOTATIONS)}; "
                                   "or a .toml file, or an inline table)")
 
 
-def load_for_cli(spec: str) -> Notation:
+def _from_file(name: str, read: Callable[[str], bytes]) -> Notation:
     try:
-        return resolve(spec, Path.cwd())
+        text = read(name).decode("utf-8")
+    except InputError as error:
+        raise NotationDefinitionError("notation", str(error)) from None
+    except UnicodeDecodeError:
+        raise NotationDefinitionError("notation", f"{name} is not UTF-8") from None
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise NotationDefinitionError("notation", f"{name} is not valid TOML: {error}") from None
+    except RecursionError:
+        raise NotationDefinitionError("notation", f"{name} nests lists or tables too deeply") from None
+    except Exception as error:  # any other failure of the parser on hostile text
+        raise NotationDefinitionError("notation", f"{name} cannot be read as TOML ({type(error).__name__})") from None
+    table = table.get("notation", table)
+    if not isinstance(table, Mapping):
+        raise NotationDefinitionError("notation", f"{name}: [notation] is not a table")
+    return Notation.from_table(Path(name).stem, table)
+
+
+def load_for_cli(spec: str) -> Notation:
+    """``--notation NAME|FILE.toml``: a file given on the command line (any path, at most
+    ``MAX_NOTATION_BYTES``)."""
+    try:
+        return resolve(spec, read=lambda name: read_input(name, MAX_NOTATION_BYTES, "notation file"))
     except NotationDefinitionError as error:
         where = "notation" if error.field == "notation" else f"notation: {error.field}"
         raise InputError(f"{where}: {error.problem}") from None

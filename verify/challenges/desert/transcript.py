@@ -110,8 +110,7 @@ class Transcript:
         self.tokenizer = notation.tokenizer()
         self._separators_start_rows = any(byte in MAP_ROW_BYTES for byte in notation.separator_bytes)
         self._map_first = order == "map-first"
-        self._expected_rows = [desert.text().encode()[r * (desert.width + 1):(r + 1) * (desert.width + 1) - 1]
-                               for r in range(desert.height)]
+        self._expected_rows = desert.row_bytes()       # linear in the map: set-up is O(W*H)
         self._landmarks = [tuple(c for c, byte in enumerate(row) if byte in b"SE") for row in self._expected_rows]
         self._route_code = self._turn_codes(deaths == "squares")
         # position of self._pending[0] in the output: 1-based line, 0-based column

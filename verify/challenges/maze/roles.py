@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from verify.errors import EntryError, VerifyError
+from verify.files import MAX_SOURCE_BYTES, FileRefused, check_entry_file
 
 ROLE_KEYS = {"architect": {"language", "source", "flags"},
              "solver": {"language", "source", "flags", "persistent"}}
@@ -49,11 +50,10 @@ def _program(entry: str, role: str, table: Any, entry_dir: Path) -> tuple[Any, b
         get_language(table["language"])
     except VerifyError as error:
         raise EntryError(entry, f"{where}.language", str(error)) from None
-    source = (entry_dir / table["source"]).absolute()
-    if not source.resolve().is_relative_to(entry_dir.resolve()):
-        raise EntryError(entry, f"{where}.source", f"{table['source']!r} is outside the entry folder")
-    if not source.is_file():
-        raise EntryError(entry, f"{where}.source", f"no such file: {source}")
+    try:
+        source = check_entry_file(entry_dir, table["source"], MAX_SOURCE_BYTES)
+    except FileRefused as error:
+        raise EntryError(entry, f"{where}.source", str(error)) from None
     flags = table.get("flags", [])
     if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
         raise EntryError(entry, f"{where}.flags", "must be a list of strings")

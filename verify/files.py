@@ -238,7 +238,7 @@ def input_stream(path: str, what: str) -> Iterator[BinaryIO]:
         if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
             raise InputError(f"{path}: the {what} is {kind_of(mode)}, not a regular file or a pipe")
         os.set_blocking(fd, True)
-        stream = os.fdopen(fd, "rb", buffering=0)
+        stream = os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
         raise

@@ -3,24 +3,23 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 import click
 
 from verify.challenges.arrows.generator import DEFAULT_MAX_NODES, generate
 from verify.challenges.arrows.judge import ArrowsJudge
-from verify.challenges.arrows.model import NOTATIONS, Puzzle, parse_puzzle
+from verify.challenges.arrows.model import MAX_PUZZLE_BYTES, NOTATIONS, Puzzle, parse_puzzle
 from verify.challenges.arrows.solver import SolveStats, solutions
 from verify.errors import InputError
+from verify.files import input_stream, iter_chunks, read_input
+from verify.report_escape import one_line
 
 _NOTATION = click.Choice(sorted(NOTATIONS))
 
 
 def _read_puzzle(path: str, notation: str | None = None) -> Puzzle:
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror}") from None
+    """The puzzle file ``path`` (``-``: standard input), at most ``MAX_PUZZLE_BYTES``, parsed."""
+    data = read_input(path, MAX_PUZZLE_BYTES, "puzzle")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -87,16 +86,20 @@ def gen_command(size: int | None, rows: int | None, cols: int | None, seed: int,
 def judge_command(puzzle: str, output: str, notation: str | None) -> None:
     """Judge OUTPUT (a saved program output, - for stdin) as the answer to PUZZLE.
 
-    Exit 0 accepted, 1 rejected (the first error on stdout), 2 bad input."""
+    PUZZLE holds at most 1 MiB; OUTPUT is read chunk by chunk (a line longer than a row of
+    the board is rejected at once). Exit 0 accepted, 1 rejected (the first error on stdout),
+    2 bad input."""
     board = _read_puzzle(puzzle)
     notation = notation or board.notation
-    try:
-        data = sys.stdin.buffer.read() if output == "-" else Path(output).read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read {output}: {error.strerror}") from None
     judge = ArrowsJudge(board.in_notation(notation), notation)
-    verdict = judge.feed(data) or judge.finish()
-    click.echo(f"{verdict.status.short} {verdict.status}: {verdict.message}" if verdict.message
+    verdict = None
+    with input_stream(output, "output") as stream:   # judged chunk by chunk: memory bounded by the board
+        for chunk in iter_chunks(stream, output, "output"):
+            verdict = judge.feed(chunk)
+            if verdict is not None:
+                break
+    verdict = verdict or judge.finish()
+    click.echo(f"{verdict.status.short} {verdict.status}: {one_line(verdict.message)}" if verdict.message
                else f"{verdict.status.short} {verdict.status}")
     sys.exit(0 if verdict.accepted else 1)
 

@@ -3,37 +3,24 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
-from typing import BinaryIO
 
 import click
 
 from verify.challenges.desert.judge import DesertJudge
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.nontrivial import violations
+from verify.challenges.desert.map import MAX_MAP_BYTES, DesertMap
+from verify.challenges.desert.nontrivial import MAX_VIOLATIONS, violations
 from verify.challenges.desert.notation import NOTATIONS, load_for_cli
 from verify.challenges.desert.transcript import DEATH_RULES, ORDERS
-from verify.errors import InputError
+from verify.files import input_stream, iter_chunks, read_input
+from verify.report_escape import one_line, visible
 from verify.verdict import Verdict
 
 CHUNK = 1 << 20
 
 
 def read_map(path: str) -> DesertMap:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise InputError(f"{path}: cannot read the map: {error.strerror}") from None
-    return DesertMap.parse(data, source=path)
-
-
-def _open_output(path: str) -> BinaryIO:
-    if path == "-":
-        return sys.stdin.buffer
-    try:
-        return open(path, "rb")
-    except OSError as error:
-        raise InputError(f"{path}: cannot read the output: {error.strerror}") from None
+    """The map file ``path`` (``-``: standard input), at most ``MAX_MAP_BYTES``, parsed."""
+    return DesertMap.parse(read_input(path, MAX_MAP_BYTES, "map"), source=path)
 
 
 def render_verdict(verdict: Verdict, output_format: str) -> str:
@@ -41,14 +28,15 @@ def render_verdict(verdict: Verdict, output_format: str) -> str:
         return json.dumps(verdict.to_dict(), indent=2)
     lines = [f"verdict: {verdict.status.value} ({verdict.status.short})"]
     if verdict.message:
-        lines.append(f"reason: {verdict.message}" if not verdict.accepted else f"result: {verdict.message}")
+        message = one_line(verdict.message)
+        lines.append(f"reason: {message}" if not verdict.accepted else f"result: {message}")
     for name, value in verdict.stats.items():
-        lines.append(f"{name.replace('_', ' ')}: {value}")
+        lines.append(f"{one_line(name.replace('_', ' '))}: {one_line(str(value))}")
     if verdict.detail:
         lines.append("")
-        lines.append(verdict.detail)
+        lines.append(visible(verdict.detail, lines=True))
     for warning in verdict.warnings:
-        lines.append(f"warning: {warning}")
+        lines.append(f"warning: {one_line(warning)}")
     return "\n".join(lines)
 
 
@@ -66,21 +54,15 @@ def render_verdict(verdict: Verdict, output_format: str) -> str:
 def judge_desert(map_path: str, output: str, notation: str, order: str, deaths: str, output_format: str) -> None:
     """Judge a saved OUTPUT of a program on MAP (OUTPUT may be - for stdin).
 
+    MAP holds at most 1 MiB; OUTPUT may be of any size (it is judged as it is read).
     Exit 0 when accepted, 1 when rejected, 2 for bad usage or an unreadable map, output or notation.
     """
     desert = read_map(map_path)
     judge = DesertJudge(desert, load_for_cli(notation), order, deaths)
-    stream = _open_output(output)
-    try:
-        while True:
-            chunk = stream.read(CHUNK)
-            if not chunk or judge.feed(chunk) is not None:
+    with input_stream(output, "output") as stream:     # any size: judged chunk by chunk
+        for chunk in iter_chunks(stream, output, "output", CHUNK):
+            if judge.feed(chunk) is not None:
                 break
-    except OSError as error:
-        raise InputError(f"{output}: cannot read the output: {error.strerror}") from None
-    finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
     verdict = judge.finish()
     click.echo(render_verdict(verdict, output_format))
     sys.exit(0 if verdict.accepted else 1)
@@ -90,19 +72,25 @@ def judge_desert(map_path: str, output: str, notation: str, order: str, deaths: 
 @click.argument("map_path", metavar="MAP")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def nontrivial(map_path: str, output_format: str) -> None:
-    """Check that a desert demo MAP is non-trivial (exit 0), else list every violation (exit 1)."""
+    """Check that a desert demo MAP is non-trivial (exit 0), else list the violations (exit 1;
+    the first 1000 when there are more)."""
     desert = read_map(map_path)
-    found = violations(desert)
+    found = violations(desert, limit=MAX_VIOLATIONS + 1)
+    more = len(found) > MAX_VIOLATIONS
+    found = found[:MAX_VIOLATIONS]
     if output_format == "json":
-        click.echo(json.dumps({"nontrivial": not found, "distance": desert.distance, "violations": [
+        click.echo(json.dumps({"nontrivial": not found, "distance": desert.distance, "more_violations": more,
+                               "violations": [
             {"rule": v.rule, "tile": v.tile, "units": v.units, "square": v.square, "what": v.what,
              "message": str(v)} for v in found]}, indent=2))
     elif found:
-        click.echo(f"{map_path}: trivial ({len(found)} violation{'s' if len(found) != 1 else ''})")
+        count = f"more than {len(found)} violations, the first {len(found)} listed" if more else \
+            f"{len(found)} violation{'s' if len(found) != 1 else ''}"
+        click.echo(f"{one_line(map_path)}: trivial ({count})")
         for violation in found:
             click.echo(f"  {violation}")
     else:
-        click.echo(f"{map_path}: non-trivial (S and E {desert.distance} moves apart, every border clear)")
+        click.echo(f"{one_line(map_path)}: non-trivial (S and E {desert.distance} moves apart, every border clear)")
     sys.exit(1 if found else 0)
 
 

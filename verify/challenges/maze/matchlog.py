@@ -14,15 +14,18 @@ record with the maze or the forfeit and its reason.
 """
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Iterator, NamedTuple, TextIO
 
 from verify.challenges.maze.fog import FogOfWar
 from verify.challenges.maze.model import ANY_SIZE, Cell, Maze, MazeFormatError, parse_maze
 from verify.challenges.maze.render import draw
-from verify.errors import InputError
+from verify.errors import InputError, quoted
+from verify.files import input_stream, size_text
+from verify.report_escape import one_line
 
 
 # one encoder, built once: json.dumps with options builds a new one per call
@@ -55,20 +58,33 @@ class LogWriter:
         self.close()
 
 
+MAX_LOG_BYTES = 64 << 20
+"""The most a log given to ``verify maze show`` may hold: a 50x50 match (125,000 steps of
+at most ~250 bytes) takes about 30 MiB."""
+MAX_LOG_LINE = 4 << 20
+"""The longest record: the maze record of a 1000x1000 maze takes about 2 MiB."""
+MAX_EVENT_TEXT = 200
+
+
+class LoggedStep(NamedTuple):
+    """What the replay keeps of a step record: its number, the cell reached, why it failed."""
+
+    n: int
+    at: Cell
+    failure: str | None = None
+
+
 @dataclass
 class ReplayedMatch:
     header: dict[str, Any]
     maze: Maze
-    steps: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[LoggedStep] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
 
     def positions(self, upto: int | None = None) -> list[Cell]:
         """Where the solver stood: the start, then after each step up to ``upto``."""
-        cells = [self.maze.start]
-        for record in self.steps[:upto]:
-            cells.append(tuple(record["at"]))
-        return cells
+        return [self.maze.start, *(step.at for step in self.steps[:upto])]
 
     def fog_after(self, upto: int | None = None) -> FogOfWar:
         fog = FogOfWar(self.maze)
@@ -78,45 +94,76 @@ class ReplayedMatch:
 
 
 def read_log(path: Path) -> ReplayedMatch | dict[str, Any]:
-    """A match log as a :class:`ReplayedMatch`, or an architect log's record."""
+    """A match log as a :class:`ReplayedMatch`, or an architect log's record.
+
+    Read line by line (``-``: standard input): at most ``MAX_LOG_BYTES``, lines of at most
+    ``MAX_LOG_LINE``; each problem is one InputError line naming the line."""
     header: dict[str, Any] | None = None
-    maze: Maze | None = None
     match: ReplayedMatch | None = None
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise InputError(f"{path}: cannot read the log: {error.strerror or error}") from None
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            kind = record["type"]
-        except (ValueError, KeyError, TypeError):
-            raise InputError(f"{path}: line {number}: not a match-log record") from None
+    for number, record in _records(path):
+        kind = record["type"]
         if kind == "architect":
             return record
         if kind == "match":
             header = record
         elif kind == "maze":
-            try:
-                maze = parse_maze(record["text"], ANY_SIZE)
-            except (MazeFormatError, KeyError, TypeError) as error:
-                raise InputError(f"{path}: line {number}: bad maze record: {error}") from None
-            match = ReplayedMatch(header or {}, maze)
+            match = ReplayedMatch(header or {}, _maze_of(path, number, record.get("text")))
         elif match is None:
-            raise InputError(f"{path}: line {number}: a {kind!r} record before the maze")
+            raise InputError(f"{path}: line {number}: a {quoted(kind)} record before the maze")
         elif kind == "step":
-            if record.get("n") != len(match.steps) + 1 or not _is_cell(record.get("at"), maze.size):
+            at = record.get("at")
+            if record.get("n") != len(match.steps) + 1 or not _is_cell(at, match.maze.size):
                 raise InputError(f"{path}: line {number}: step record out of order or without a cell")
-            match.steps.append(record)
+            failure = record.get("failure")
+            match.steps.append(LoggedStep(record["n"], (at[0], at[1]),
+                                          str(failure)[:MAX_EVENT_TEXT] if failure else None))
         elif kind == "event":
-            match.events.append(record)
+            match.events.append({"step": record.get("step"), "event": str(record.get("event"))[:MAX_EVENT_TEXT]})
         elif kind == "result":
             match.result = record
     if match is None:
         raise InputError(f"{path}: no maze in this log")
     return match
+
+
+def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, record) for each non-blank line of the log, read with bounded memory."""
+    total = 0
+    with input_stream(str(path), "log") as stream:
+        for number in itertools.count(1):
+            try:
+                raw = stream.readline(MAX_LOG_LINE + 1)
+            except OSError as error:
+                raise InputError(f"{path}: cannot read the log: {error.strerror}") from None
+            if not raw:
+                return
+            total += len(raw)
+            if len(raw) > MAX_LOG_LINE:
+                raise InputError(f"{path}: line {number} is longer than {size_text(MAX_LOG_LINE)}")
+            if total > MAX_LOG_BYTES:
+                raise InputError(f"{path}: the log is larger than {size_text(MAX_LOG_BYTES)} "
+                                 "(the most a match log may hold)")
+            if raw.strip():
+                yield number, _record(path, number, raw)
+
+
+def _record(path: Path, number: int, raw: bytes) -> dict[str, Any]:
+    try:
+        record = json.loads(raw.decode("utf-8"))
+        if not isinstance(record, dict) or not isinstance(record["type"], str):
+            raise TypeError
+    except (ValueError, KeyError, TypeError, RecursionError):
+        raise InputError(f"{path}: line {number}: not a match-log record") from None
+    return record
+
+
+def _maze_of(path: Path, number: int, text: Any) -> Maze:
+    if not isinstance(text, str):
+        raise InputError(f"{path}: line {number}: bad maze record: no maze text")
+    try:
+        return parse_maze(text, ANY_SIZE)
+    except MazeFormatError as error:
+        raise InputError(f"{path}: line {number}: bad maze record: {error}") from None
 
 
 def _is_cell(value: Any, size: int) -> bool:
@@ -125,21 +172,18 @@ def _is_cell(value: Any, size: int) -> bool:
 
 
 def show(path: Path, step: int | None = None, fog: bool = False) -> str:
-    """The drawing of a logged match at ``step`` (default: the end), with a summary."""
+    """The drawing of a logged match at ``step`` (default: the end), with a summary.
+    Text from the log (names, failures, events) is shown escaped (:func:`visible`)."""
     replayed = read_log(path)
     if isinstance(replayed, dict):
-        where = f"architect log: size {replayed.get('size')}, seed {replayed.get('seed')}"
-        if "maze" in replayed:
-            maze = parse_maze(replayed["maze"], ANY_SIZE)
-            return f"{where}: valid maze, {maze.wall_count} walls\n{draw(maze)}"
-        return f"{where}: forfeit: {replayed.get('forfeit')}\noutput began: {replayed.get('output', '')!r}\n"
+        return _show_architect(path, replayed)
     total = len(replayed.steps)
     if step is not None and not 0 <= step <= total:
         raise InputError(f"{path}: --step {step} is outside 0..{total}")
     upto = total if step is None else step
     header = replayed.header
-    lines = [f"{header.get('solver', '?')} ({header.get('mode', '?')}) in {header.get('architect', '?')}'s "
-             f"maze, size {replayed.maze.size}, seed {header.get('seed', '?')}: step {upto} of {total}"]
+    lines = [one_line(f"{header.get('solver', '?')} ({header.get('mode', '?')}) in {header.get('architect', '?')}'s "
+                      f"maze, size {replayed.maze.size}, seed {header.get('seed', '?')}: step {upto} of {total}")]
     positions = replayed.positions(upto)
     if fog:
         view = replayed.fog_after(upto)
@@ -147,14 +191,30 @@ def show(path: Path, step: int | None = None, fog: bool = False) -> str:
                           position=positions[-1], visited=positions).rstrip("\n"))
     else:
         lines.append(draw(replayed.maze, position=positions[-1], visited=positions).rstrip("\n"))
-    failures = [s for s in replayed.steps[:upto] if s.get("failure")]
+    failures = [s for s in replayed.steps[:upto] if s.failure]
     if failures:
-        lines.append(f"failed steps so far: {len(failures)}; last: step {failures[-1]['n']}: {failures[-1]['failure']}")
+        lines.append(f"failed steps so far: {len(failures)}; last: step {failures[-1].n}: "
+                     f"{one_line(failures[-1].failure or '')}")
     for event in replayed.events:
-        if event.get("step", 0) <= upto:
-            lines.append(f"step {event.get('step')}: {event.get('event')}")
+        when = event.get("step")
+        if not isinstance(when, int) or when <= upto:
+            lines.append(f"step {one_line(str(when))}: {one_line(event['event'])}")
     if replayed.result and upto == total:
         r = replayed.result
-        lines.append(f"result: {r.get('ended')}; {r.get('steps')} steps charged; "
-                     f"architect score {r.get('architect_score', 0):.4f}, solver score {r.get('solver_score', 0):.4f}")
+        lines.append(f"result: {one_line(str(r.get('ended')))}; {one_line(str(r.get('steps')))} steps charged; "
+                     f"architect score {_score(r.get('architect_score'))}, "
+                     f"solver score {_score(r.get('solver_score'))}")
     return "\n".join(lines) + "\n"
+
+
+def _show_architect(path: Path, record: dict[str, Any]) -> str:
+    where = one_line(f"architect log: size {record.get('size')}, seed {record.get('seed')}")
+    if "maze" in record:
+        maze = _maze_of(path, 1, record["maze"])
+        return f"{where}: valid maze, {maze.wall_count} walls\n{draw(maze)}"
+    began = quoted(str(record.get("output", "")), 200)
+    return f"{where}: forfeit: {one_line(str(record.get('forfeit')))}\noutput began: {one_line(began)}\n"
+
+
+def _score(value: Any) -> str:
+    return f"{value:.4f}" if isinstance(value, (int, float)) else "?"

@@ -12,6 +12,7 @@ from tabulate import tabulate
 
 from verify.checking import load_checks, run_checks
 from verify.entries import find_entries
+from verify.report_escape import one_line
 from verify.runner import Limits
 
 
@@ -31,7 +32,8 @@ def speed_table(submissions: Path, testcases: Path | None, jobs: int, limits: Li
     place = 0
     for failed, _, label, total, cpu, slowest, why in rows:
         place += 0 if failed else 1
-        table.append(["-" if failed else place, label, f"{total:.3f}", f"{cpu:.3f}", slowest, why])
+        table.append(["-" if failed else place, one_line(label), f"{total:.3f}", f"{cpu:.3f}", one_line(slowest),
+                      one_line(why)])
     return f"Speed: {challenge} (total wall seconds over every case, jobs={jobs})\n" + tabulate(
         table, ["rank", "entry", "total s", "cpu s", "slowest case (s)", "not ranked because"],
         tablefmt="simple")

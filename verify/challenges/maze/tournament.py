@@ -21,6 +21,7 @@ from verify.challenges.maze.match import DEFAULT_PATIENCE, Match, MatchResult, s
 from verify.challenges.maze.matchlog import LogWriter
 from verify.challenges.maze.roles import MazeRoles
 from verify.errors import VerifyError
+from verify.report_escape import one_line
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,8 @@ def run_tournament(contestants: list[Contestant], sizes: list[int], seeds: list[
         if log_dir is not None:
             with LogWriter(log_dir / "mazes" / f"{_safe(name)}-{size}-{seed}.jsonl") as log:
                 log({"type": "architect", "architect": name, **{k: v for k, v in built.to_json().items() if k != "type"}})
-        progress(f"maze {name} size {size} seed {seed}: " + ("ok" if built.maze else f"forfeit: {built.forfeit}"))
+        progress(one_line(f"maze {name} size {size} seed {seed}: "
+                          + ("ok" if built.maze else f"forfeit: {built.forfeit}")))
         return built
 
     maze_keys = [(a, size, seed) for a in architects for size in sizes for seed in seeds]
@@ -202,8 +204,8 @@ def run_tournament(contestants: list[Contestant], sizes: list[int], seeds: list[
                 path = log_dir / "matches" / f"{_safe(key[0])}-{key[1]}-{key[2]}--{_safe(solver)}.jsonl"
             outcome = play_match(key, mazes[key], by_name[solver], limits, path, patience,
                                  broken.get((solver, "solver")))
-            progress(f"{solver} in {key[0]}'s maze size {key[1]} seed {key[2]}: "
-                     f"{outcome.result.ended} ({outcome.result.steps} steps)")
+            progress(one_line(f"{solver} in {key[0]}'s maze size {key[1]} seed {key[2]}: "
+                              f"{outcome.result.ended} ({outcome.result.steps} steps)"))
             return outcome
 
         tasks = [(key, solver) for key in maze_keys if mazes[key].maze is not None

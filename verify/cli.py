@@ -132,6 +132,9 @@ _attach_challenge_commands()
 
 def run() -> None:
     """Console entry point: no traceback for a bad input, ever."""
+    from verify.runner import reaper
+    # SIGINT, SIGTERM, SIGHUP, SIGQUIT: kill every run in flight, remove its folder, exit 128+N
+    reaper.install_signal_handlers()
     try:
         main(standalone_mode=False)
     except click.exceptions.Abort:

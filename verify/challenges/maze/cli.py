@@ -107,15 +107,12 @@ def maze_show(log: Path, step: int | None, fog: bool) -> None:
 @click.argument("maze_file", type=click.Path(path_type=Path))
 @click.option("--size-range", default="15..50", show_default=True, help="Sizes accepted.")
 def maze_check(maze_file: Path, size_range: str) -> None:
-    """Validate a maze file and draw it."""
-    from verify.challenges.maze.model import parse_maze
+    """Validate a maze file (at most 4 MiB; - for stdin) and draw it."""
+    from verify.challenges.maze.model import MAX_MAZE_BYTES, parse_maze
     from verify.challenges.maze.render import draw
+    from verify.files import read_input
 
-    try:
-        text = maze_file.read_bytes() if str(maze_file) != "-" else click.get_binary_stream("stdin").read()
-    except OSError as error:
-        raise VerifyError(f"{maze_file}: cannot read: {error.strerror or error}") from None
-    maze = parse_maze(text, _size_range(size_range))
+    maze = parse_maze(read_input(str(maze_file), MAX_MAZE_BYTES, "maze"), _size_range(size_range))
     click.echo(draw(maze), nl=False)
     path = maze.shortest_path()
     click.echo(f"valid: {maze.size}x{maze.size}, {maze.wall_count} walls, Manhattan {maze.manhattan}, "

@@ -23,6 +23,8 @@ Cell = tuple[int, int]
 #: spec's small examples (3x3, 5x5) and quick tests can use smaller mazes.
 CONTEST_SIZES = range(15, 51)
 ANY_SIZE = range(2, 1001)
+MAX_MAZE_BYTES = 4 << 20
+"""The most a maze file may hold (``verify maze check``): a 1000x1000 maze takes about 2 MiB."""
 
 LINE_NAMES = ("width", "start cell", "end cell", "horizontal walls", "vertical walls")
 

@@ -173,7 +173,11 @@ def scan_entry_folder(folder: Path) -> list[EntryFile]:
             if items > MAX_ENTRY_FOLDER_FILES:
                 raise FileRefused(f"the entry folder holds more than {MAX_ENTRY_FOLDER_FILES} files")
             relative = prefix + child.name
-            mode = child.stat(follow_symlinks=False).st_mode
+            try:
+                info = child.stat(follow_symlinks=False)
+            except OSError as error:        # gone since it was listed, or unreadable
+                raise FileRefused(f"{shown_name(relative)}: cannot read it: {error.strerror}") from None
+            mode = info.st_mode
             if stat.S_ISLNK(mode):
                 found.append(EntryFile(relative, target=_link_target(root, relative, child.path)))
             elif stat.S_ISDIR(mode):
@@ -182,7 +186,7 @@ def scan_entry_folder(folder: Path) -> list[EntryFile]:
                                       "folders deep")
                 pending.append((child.path, relative + "/", depth + 1))
             elif stat.S_ISREG(mode):
-                size = child.stat(follow_symlinks=False).st_size
+                size = info.st_size
                 total += size
                 if total > MAX_ENTRY_FOLDER_BYTES:
                     raise FileRefused(f"the entry folder holds more than {size_text(MAX_ENTRY_FOLDER_BYTES)}")

@@ -130,10 +130,10 @@ def _open_inside(folder: Path, name: str) -> int:
         if not stat.S_ISREG(mode):          # refused before it is opened: opening a device may act
             raise FileRefused(f"{shown_name(name)} is {kind_of(mode)}, not a regular file")
         return os.open(last, _OPEN_FILE, dir_fd=current)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         raise FileRefused(f"no such file {shown_name(name)}") from None
     except OSError as error:
-        if error.errno in (errno.ELOOP, errno.ENOTDIR):   # a link or a file where the check saw none
+        if error.errno == errno.ELOOP:      # a link where the check saw none: swapped in since
             raise FileRefused(f"{shown_name(name)} changed while it was opened") from None
         raise FileRefused(f"{shown_name(name)}: cannot open it: {error.strerror}") from None
     finally:

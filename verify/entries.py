@@ -2,8 +2,8 @@
 
 ``load_entry(path)`` reads and validates entry.toml; every problem is one line
 naming the field (EntryError). Everything in the folder is hostile: files are read
-through :mod:`verify.files` (bounded, confined to the folder). The contest's own table (``[desert]``...) is
-handed to ``CHALLENGE.parse_options``.
+through :mod:`verify.files` (bounded, confined to the folder). The contest's own
+table (``[desert]``...) is handed to ``CHALLENGE.parse_options``.
 """
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def load_entry(path: Path | str) -> Entry:
             get_language(language)
         except VerifyError as error:
             raise EntryError(label, "language", str(error)) from None
-        source_path = source_file(label, "source", folder, source)
+        source_path = _source_file(label, "source", folder, source)
     elif challenge.scoring == "bytes":
         raise EntryError(label, "language", "missing (a code-golf entry needs language and source)")
 
@@ -144,7 +144,7 @@ def _contest_options(label: str, challenge: Challenge, table: dict[str, Any], fo
         raise EntryError(label, challenge.name, f"cannot be read ({type(error).__name__})") from None
 
 
-def source_file(label: str, field: str, folder: Path, name: str) -> Path:
+def _source_file(label: str, field: str, folder: Path, name: str) -> Path:
     """The path of a program's source named by an entry: a regular file inside the folder,
     at most ``MAX_SOURCE_BYTES``; else an EntryError naming ``field``."""
     try:

@@ -154,7 +154,8 @@ def langs(keys: list[str], fmt: str) -> int:
         click.echo(json.dumps({"isolation": isolation_name(), "languages": [s.__dict__ for s in statuses]},
                               indent=2))
     else:
-        rows = [[s.key, s.name, "found" if s.found else "missing", s.version, s.selftest] for s in statuses]
+        rows = [[s.key, s.name, "found" if s.found else "missing", one_line(s.version), one_line(s.selftest)]
+                for s in statuses]
         click.echo(tabulate(rows, ["language", "name", "status", "version", "self-test"], tablefmt="simple"))
         click.echo(f"\nisolation: {isolation_name()}")
     return 0 if all(s.ok for s in statuses) else 1

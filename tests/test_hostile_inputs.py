@@ -98,6 +98,27 @@ def test_committed_hostile_entries_are_refused_in_one_line(folder, message):
     assert entry_error(HOSTILE / folder) == message
 
 
+def test_check_of_every_refused_fixture_ends_with_one_line_each(tmp_path):
+    """`verify check` on all of them at once, its stdin an open pipe nobody writes to
+    (what ``demo = "/dev/stdin"`` would block on): each is one line, nothing hangs."""
+    refused = ["demo_dev_zero", "demo_dev_stdin", "demo_etc_passwd", "demo_dotdot", "demo_symlink_passwd",
+               "source_symlink_out", "stray_symlink_out", "notation_outside", "deep_toml"]
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from verify.cli import run; run()", "check", *(str(HOSTILE / f) for f in refused)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO), "VERIFY_CACHE": str(tmp_path / "cache")})
+    try:
+        process.wait(timeout=TIMEOUT)       # stdin stays open (a few KiB of output fit the pipes)
+        out, err = process.stdout.read(), process.stderr.read()
+    finally:
+        process.kill()
+        process.stdin.close()
+        process.wait()
+    assert process.returncode == 1 and b"Traceback" not in err
+    failed = out.decode().split("failed:\n")[1].splitlines()
+    assert failed == [f"  {entry_error(HOSTILE / folder)}" for folder in refused]
+
+
 def test_a_fifo_named_as_the_demo_is_refused_without_blocking(tmp_path):
     folder = desert_entry(tmp_path, "fifo")
     os.mkfifo(folder / "demo.txt")

@@ -1,6 +1,8 @@
 """Hostile programs (tests/fixtures/hostile/): each gets the right verdict within its
 limit plus a margin, no process of it survives, and no temporary folder is left."""
+import dataclasses
 import os
+import shutil
 import socket
 import tempfile
 from pathlib import Path
@@ -12,22 +14,24 @@ from verify.judging import run_verdict
 from verify.runner import CompileError, Limits, Program, run_program, sandbox
 from verify.verdict import Status, Verdict
 
+from conftest import machine_modes, mode_id
+
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
 LIMITS = Limits(wall_time=2.0, cpu_time=1.0, memory=256 << 20, output=4 << 20, processes=16)
-MARGIN = 3.0  # seconds beyond the limit that tearing down may take (generous on a busy machine)
-MODES = ["bubblewrap", "rlimits"] if sandbox.bwrap_path() else ["rlimits"]
+MARGIN = 3.0
+STRESS_ROUNDS = 50  # seconds beyond the limit that tearing down may take (generous on a busy machine)
+MODES = machine_modes()
 
 
-@pytest.fixture(params=MODES)
-def mode(request, monkeypatch, tmp_path):
-    """Run each test with bubblewrap and without it; temp folders go to a folder we can inspect."""
-    if request.param == "rlimits":
-        monkeypatch.setenv("VERIFY_SANDBOX", "none")
-    sandbox.bwrap_path.cache_clear()
+@pytest.fixture(params=MODES, ids=[mode_id(m) for m in MODES])
+def mode(request, monkeypatch, use_isolation):
+    """Run each test in every isolation the machine offers; temp folders go to a folder we can inspect."""
+    policy, cgroups = request.param
     # (not under tmp_path: pytest makes that 0700, and the program's own uid must get through)
     temp_root = Path(tempfile.mkdtemp(prefix="verify-tmp-"))
     os.chmod(temp_root, 0o755)
     monkeypatch.setenv("VERIFY_TMPDIR", str(temp_root))
+    chosen = use_isolation(policy, cgroups=cgroups)
     RUNS.clear()
     RUNS.append(str(temp_root))
     UIDS.clear()
@@ -40,8 +44,7 @@ def mode(request, monkeypatch, tmp_path):
         return entered
 
     monkeypatch.setattr(sandbox.Sandbox, "__enter__", remember_uid)
-    yield request.param
-    sandbox.bwrap_path.cache_clear()
+    yield chosen
     left = list(temp_root.iterdir())
     temp_root.rmdir() if not left else None
     assert left == [], "a temporary folder was left behind"
@@ -108,19 +111,42 @@ def test_sleeper_is_a_wall_time_limit(mode):
     assert "wall time" in verdict.message
 
 
+def counted(mode) -> bool:
+    """The kernel counts processes and memory for the whole run (a cgroup is in force)."""
+    return mode.accounting != "rlimits"
+
+
 def test_bash_fork_bomb_is_contained(mode):
-    """Whether bash notices a failed fork before its wall time is up is a race, so the
-    verdict is one of two; what is certain: it ends, and nothing of it survives."""
+    """The bomb's parent spins until its CPU limit: with a cgroup the refused forks are
+    counted (process limit), with rlimits alone nothing counts them (time limit)."""
     result, verdict = run_hostile("fork_bomb", "bash", "bomb.sh")
-    assert verdict.status in (Status.RUNTIME_ERROR, Status.TIME_LIMIT), verdict
-    if verdict.status is Status.RUNTIME_ERROR:
-        assert "process limit" in verdict.message
+    if counted(mode):
+        assert verdict.status is Status.RUNTIME_ERROR and "process limit" in verdict.message, verdict
+    else:
+        assert verdict.status is Status.TIME_LIMIT, verdict
+
+
+@pytest.mark.stress
+@pytest.mark.parametrize("fixture, language, source", [("fork_bomb", "bash", "bomb.sh"),
+                                                      ("fork_bomb_python", "python", "bomb.py")])
+def test_fork_bomb_verdicts_never_vary(mode, fixture, language, source):
+    verdicts = {str(run_hostile(fixture, language, source)[1].status) for _ in range(STRESS_ROUNDS)}
+    assert len(verdicts) == 1, verdicts
 
 
 def test_python_fork_bomb_hits_the_process_limit(mode):
     result, verdict = run_hostile("fork_bomb_python", "python", "bomb.py")
-    assert verdict.status is Status.RUNTIME_ERROR
-    assert "process limit (16 processes)" in verdict.message
+    if counted(mode):
+        assert verdict.status is Status.RUNTIME_ERROR
+        assert "process limit (16 processes)" in verdict.message
+    else:
+        assert (result.limit, result.exit_code) == (None, 1)   # no kernel count: its own failure
+
+
+def test_a_program_printing_cannot_fork_is_not_a_process_limit(mode, tmp_path):
+    """Verdicts come from kernel counters, never from what a program prints."""
+    result, verdict = run_hostile("liar", "python", "liar.py")
+    assert result.limit is None and verdict.accepted, verdict
 
 
 def test_python_memory_hog_is_a_memory_limit(mode):
@@ -130,17 +156,28 @@ def test_python_memory_hog_is_a_memory_limit(mode):
 
 
 def test_c_memory_hog_is_a_memory_limit(mode):
-    if mode == "bubblewrap" and sandbox.helper_path() is None:
-        pytest.skip("without verify-init, bwrap hides the program's peak memory (docs/runner.md)")
     result, verdict = run_hostile("memory_hog_c", "c", "hog.c")
     assert verdict.status is Status.MEMORY_LIMIT, verdict
 
 
-def test_shared_memory_beyond_the_limit_is_a_memory_limit(mode):
-    """RLIMIT_DATA does not see shared mappings: the memory cgroup kills the run when
-    there is one; else the peak resident set, checked afterwards, still tells."""
-    result, verdict = run_hostile("shared_memory_hog", "python", "shm.py")
-    assert verdict.status is Status.MEMORY_LIMIT, verdict
+@pytest.mark.parametrize("fixture, source", [("memfd_hog", "hog.py"), ("sysv_shm_hog", "hog.py"),
+                                             ("tmpfs_hog", "hog.py"), ("shared_memory_hog", "shm.py")])
+def test_memory_held_by_any_means_is_counted(mode, fixture, source):
+    """memfd + fallocate, SysV shared memory, shared anonymous mappings and tmpfs files:
+    with a cgroup, each is a memory limit; without one, the shared kinds are refused to
+    the program (tmpfs files are then bounded by each tmpfs's size)."""
+    result, verdict = run_hostile(fixture, "python", source)
+    if counted(mode):
+        assert verdict.status is Status.MEMORY_LIMIT, verdict
+    elif fixture != "tmpfs_hog":
+        assert b"refused" in result.stdout, (result.stdout, verdict)
+
+
+def test_children_burning_cpu_are_counted(mode):
+    """Four children burning CPU, never reaped: their time counts against the limit."""
+    result, verdict = run_hostile("cpu_children", "python", "burn.py")
+    assert verdict.status is Status.TIME_LIMIT, verdict
+    assert result.cpu_time > LIMITS.cpu_time
 
 
 @pytest.mark.parametrize("folder, language, source", [
@@ -198,7 +235,10 @@ def test_compile_errors(folder, language, source):
     assert "error" in caught.value.log.lower()
 
 
-@pytest.mark.skipif(not sandbox.bwrap_path(), reason="needs bubblewrap")
+needs_bwrap = pytest.mark.skipif(not shutil.which("bwrap"), reason="needs bubblewrap")
+
+
+@needs_bwrap
 def test_files_outside_the_folder_are_invisible(tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("the answers")
@@ -209,7 +249,7 @@ def test_files_outside_the_folder_are_invisible(tmp_path):
     assert result.stdout.count(b"denied") == 3
 
 
-@pytest.mark.skipif(not sandbox.bwrap_path(), reason="needs bubblewrap")
+@needs_bwrap
 def test_no_network_even_to_the_host():
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
@@ -220,30 +260,34 @@ def test_no_network_even_to_the_host():
     assert result.stdout.startswith(b"offline")
 
 
-@pytest.mark.skipif(not sandbox.bwrap_path(), reason="needs bubblewrap")
-def test_the_entry_folder_is_a_bounded_private_file_system():
+@needs_bwrap
+@pytest.mark.parametrize("cgroups", [True, False])
+def test_the_entry_folder_is_a_bounded_private_file_system(use_isolation, cgroups):
+    """Its files are memory: with a cgroup they count against the memory limit; without,
+    the folder's tmpfs is full at TMPFS_SIZE."""
+    chosen = use_isolation("bwrap", cgroups=cgroups)
     result = run_program(Program("python", HOSTILE / "disk_filler" / "fill.py"), limits=LIMITS)
-    assert result.stdout.startswith(b"stopped after") and b"No space left on device" in result.stdout
-    assert int(result.stdout.split()[2]) <= sandbox.TMPFS_SIZE >> 20
+    if chosen.accounting != "rlimits":
+        assert result.limit == "memory"
+    else:
+        assert result.stdout.startswith(b"stopped after") and b"No space left on device" in result.stdout
+        assert int(result.stdout.split()[2]) <= sandbox.TMPFS_SIZE >> 20
     assert not list((HOSTILE / "disk_filler").glob("filler*"))
 
 
-def test_without_bubblewrap_or_own_uid_verify_init_still_kills_escaped_children(monkeypatch):
-    """The weakest mode (an ordinary user, no bubblewrap): no uid to sweep, so the
-    subreaper in verify-init is what catches the daemon that left the session."""
-    if sandbox.helper_path() is None:
-        pytest.skip("needs verify-init (a C compiler)")
-    monkeypatch.setenv("VERIFY_SANDBOX", "none")
+def test_without_bubblewrap_or_own_uid_verify_init_still_kills_escaped_children(monkeypatch, use_isolation):
+    """The weakest mode (an ordinary user, no bubblewrap, no cgroup): no uid to sweep, so
+    the subreaper in verify-init is what catches the daemon that left the session."""
     private = Path(tempfile.mkdtemp(prefix="verify-tmp-"))
     monkeypatch.setenv("VERIFY_TMPDIR", str(private))
-    sandbox.bwrap_path.cache_clear()
+    chosen = use_isolation("none", cgroups=False)
+    if chosen.helper is None:
+        pytest.skip("needs verify-init (a C compiler)")
+    monkeypatch.setattr(sandbox, "current", lambda: dataclasses.replace(chosen, own_uid=False))
     monkeypatch.setattr(sandbox, "running_as_root", lambda: False)
     import verify.runner.run as run_module
-    monkeypatch.setattr(run_module, "running_as_root", lambda: False)
-    try:
-        result = run_program(Program("python", HOSTILE / "escaped_child" / "escape.py"), limits=LIMITS)
-    finally:
-        sandbox.bwrap_path.cache_clear()
+    monkeypatch.setattr(run_module, "current", lambda: dataclasses.replace(chosen, own_uid=False))
+    result = run_program(Program("python", HOSTILE / "escaped_child" / "escape.py"), limits=LIMITS)
     assert result.stdout == b"parent done\n" and result.exit_code == 0
     assert living_processes_mentioning(str(private)) == []
     private.rmdir()

@@ -2,9 +2,10 @@
 
 The cache lives in $VERIFY_CACHE, else $XDG_CACHE_HOME/verify, else ~/.cache/verify.
 An artefact is keyed by the digest of (language table entry, compiler path, flags,
-source bytes). It is built in a temporary folder next to its final place and renamed
-into place, so concurrent builds of the same source never see half an artefact: the
-loser of the race simply discards its own copy.
+source bytes). Flags are checked against the language's allow-list (flags.toml) first.
+The compiler runs in a sandbox like any run, in a private build folder; what it made
+is then copied into the cache by verify itself (artefacts.py), with a manifest of
+digests checked before every use.
 """
 from __future__ import annotations
 
@@ -12,17 +13,23 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
 from verify.errors import VerifyError
+from verify.runner import artefacts, reaper
+from verify.runner.flags import check_flags
 from verify.runner.languages import Language, expand, get_language, java_main_class
 from verify.runner.limits import Limits
+from verify.runner.paths import cache_root
+from verify.runner.sandbox import is_system_path
 
 COMPILE_LIMITS = Limits(wall_time=60.0, cpu_time=60.0, memory=2 << 30, output=1 << 20, processes=256)
 LOG_TAIL = 4000
+MAX_SOURCE_BYTES = 1 << 20
 
 
 class CompileError(VerifyError):
@@ -66,15 +73,8 @@ class Prepared:
         """The command line, with paths as the sandbox shows them (`path`)."""
         values = {**self.tools, "source": str(path(self.program.source)),
                   "build": str(path(self.build)) if self.build else "",
-                  "class": self.main_class, "memory_mb": str(max(16, limits.memory_mb * 3 // 4))}
+                  "class": self.main_class, "memory_mb": str(limits.memory_mb)}
         return expand(self.language.run, values, {"flags": self.program.flags, "args": list(args)})
-
-
-def cache_root() -> Path:
-    if os.environ.get("VERIFY_CACHE"):
-        return Path(os.environ["VERIFY_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return Path(base) / "verify"
 
 
 def _digest(language: Language, tools: dict[str, str], program: Program, source: bytes) -> str:
@@ -84,65 +84,85 @@ def _digest(language: Language, tools: dict[str, str], program: Program, source:
 
 def prepare(program: Program) -> Prepared:
     """Resolve the language's tools and build the artefact (cached). Raises CompileError,
-    MissingInterpreter, or VerifyError (unknown language, unreadable source)."""
+    MissingInterpreter, FlagError, or VerifyError (unknown language, unreadable source)."""
     language = get_language(program.language)
+    check_flags(language.key, program.flags, program.folder)
     tools = language.tools()
-    try:
-        source = program.source.read_bytes()
-    except OSError as error:
-        raise VerifyError(f"cannot read source {program.source}: {error.strerror}") from None
+    source = _read_source(program.source)
     main_class = java_main_class(source) if "{class}" in " ".join(language.run + (language.source_name,)) else "Main"
     readonly = tuple(language.extra_bind_paths()) + tuple(_tool_prefixes(tools))
     if not language.compiled:
         return Prepared(program, language, tools, None, main_class, readonly)
     build = cache_root() / language.key / _digest(language, tools, program, source)
-    if not (build / ".complete").exists():
+    if not artefacts.is_intact(build):
         _compile(program, language, tools, source, main_class, build)
     return Prepared(program, language, tools, build, main_class, readonly + (build,))
 
 
+def _read_source(path: Path) -> bytes:
+    """The source's bytes: a regular file of at most MAX_SOURCE_BYTES, never a FIFO or device."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise VerifyError(f"cannot read source {path}: {error.strerror}") from None
+    with os.fdopen(fd, "rb") as source:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise VerifyError(f"source {path} is not a regular file")
+        data = source.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise VerifyError(f"source {path} is larger than {MAX_SOURCE_BYTES >> 20} MiB")
+    return data
+
+
 def _tool_prefixes(tools: dict[str, str]) -> list[Path]:
     """A tool outside the system folders needs its installation folder visible (…/bin/..)."""
-    from verify.runner.sandbox import _is_system_path
-    return [Path(t).parent.parent for t in tools.values() if not _is_system_path(Path(t))]
+    return [Path(t).parent.parent for t in tools.values() if not is_system_path(Path(t))]
 
 
 def _compile(program: Program, language: Language, tools: dict[str, str], source: bytes,
              main_class: str, build: Path) -> None:
+    """Build in a private folder, as the sandbox of a run (fresh uid, no capabilities, only
+    that folder writable, no network, limits); then copy what it made into the cache,
+    which no build or run can write."""
     from verify.runner.run import execute  # run imports build: import here to stay acyclic
+    from verify.runner.sandbox import temp_root
 
-    build.parent.mkdir(parents=True, exist_ok=True)
-    os.chmod(build.parent, 0o755)
-    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=build.parent))
+    staging = Path(tempfile.mkdtemp(prefix=reaper.build_folder_prefix(), dir=temp_root()))
     try:
+        os.chmod(staging, 0o755)
+        work = staging / "build"
+        work.mkdir(mode=0o777)
+        os.chmod(work, 0o777)               # the build's own uid writes here (and only here)
         source_name = language.source_name.format(name=program.source.name, **{"class": main_class})
-        (staging / source_name).write_bytes(source)
-        values = {**tools, "source": str(staging / source_name), "build": str(staging),
-                  "class": main_class, "memory_mb": "1024"}
+        (work / source_name).write_bytes(source)
+        values = {**tools, "source": str(work / source_name), "build": str(work),
+                  "class": main_class, "memory_mb": str(COMPILE_LIMITS.memory_mb)}
         argv = expand(language.compile, values, {"flags": program.flags, "args": []})
-        result = execute(argv, workdir=staging, readonly=language.extra_bind_paths() + _tool_prefixes(tools),
+        result = execute(argv, workdir=work, readonly=language.extra_bind_paths() + _tool_prefixes(tools),
                          limits=COMPILE_LIMITS, memory_kind="data",
-                         env={**language.env, "HOME": os.path.expanduser("~")},
-                         copy_workdir=False, own_uid=False)
-        if result.exit_code != 0:
-            log = (result.stdout or b"").decode("utf-8", "replace") + result.stderr_tail
-            log = log.replace(f"{staging}/", "")     # the build folder's name means nothing to anyone
-            why = f"exit code {result.exit_code}" if result.exit_code is not None else \
-                f"killed ({result.limit or 'signal ' + str(result.signal)})"
-            first = next((line for line in log.splitlines() if "error" in line.lower()),
-                         log.strip().splitlines()[0] if log.strip() else why)
-            first = first.strip()[:300]
-            if not first.startswith(source_name):
-                first = f"{program.source.name}: {first}"
-            raise CompileError(first, log[-LOG_TAIL:])
-        (staging / ".complete").write_text(program.source.name + "\n")
-        for root, dirs, files in os.walk(staging):
-            os.chmod(root, 0o755)
-        try:
-            os.rename(staging, build)
-        except OSError:
-            if not (build / ".complete").exists():
-                raise
-            # another process finished the same build first: ours is the spare copy
+                         env={**language.env, "HOME": os.path.expanduser("~")}, copy_workdir=False)
+        if result.exit_code != 0 or result.limit is not None:
+            raise _compile_error(program, source_name, work, result)
+        (work / source_name).unlink(missing_ok=True)
+        artefacts.store(work, build, label=program.source.name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _compile_error(program: Program, source_name: str, work: Path, result) -> CompileError:
+    if result.limit == "time":
+        return CompileError(f"{program.source.name}: the compiler ran out of time "
+                            f"(limit {COMPILE_LIMITS.wall_time:g} s)", result.stderr_tail)
+    if result.limit is not None:
+        return CompileError(f"{program.source.name}: the compiler hit the {result.limit} limit",
+                            result.stderr_tail)
+    log = (result.stdout or b"").decode("utf-8", "replace") + result.stderr_tail
+    log = log.replace(f"{work}/", "")     # the build folder's name means nothing to anyone
+    why = f"exit code {result.exit_code}" if result.exit_code is not None else \
+        f"killed (signal {result.signal})"
+    first = next((line for line in log.splitlines() if "error" in line.lower()),
+                 log.strip().splitlines()[0] if log.strip() else why)
+    first = first.strip()[:300]
+    if not first.startswith(source_name):
+        first = f"{program.source.name}: {first}"
+    return CompileError(first, log[-LOG_TAIL:])

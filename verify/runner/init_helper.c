@@ -1,34 +1,81 @@
-/* verify's tiny helper, the last step before the program:
- *   verify-init [--go FD] REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE CGROUP_FD -- COMMAND...
- * joins the memory cgroup whose cgroup.procs is open as CGROUP_FD (unless -1), sets the rlimits (CPU seconds: soft CPU, hard CPU+1; MEMKIND "data" or "as" of MEMORY
- * bytes; FSIZE bytes; NOFILE; no core files), switches to UID (unless it is -1: keep
- * ours) and sets RLIMIT_NPROC to NPROC (unless -1), runs COMMAND as its child, waits for it,
- * writes "utime_us stime_us maxrss_kb wait_status" of the child (and its reaped
- * descendants) to REPORT_FD, then ends the way the child ended (same exit code, or the same signal).
- * Before exiting it kills whatever the program left behind: it is a child subreaper,
- * so orphaned descendants (even those that left the session) become its children.
- * Under bubblewrap it runs as the PID namespace's init (`bwrap --as-pid-1`: one process
- * fewer per run than bubblewrap's own init); when it exits, the kernel kills the rest.
- * Needed because bubblewrap's outer process does not wait for the program itself,
- * so the parent's wait4() cannot see the program's CPU time and peak memory; and one
- * small exec is cheaper than prlimit + setpriv. */
+/* verify-init: the last step before a contestant's program, and its supervisor.
+ *
+ *   verify-init [OPTION...] -- COMMAND...
+ *
+ *   --go FD            wait (before anything else) until one byte arrives on FD; EOF: exit 125
+ *   --report FD        write "utime_us stime_us maxrss_kb wait_status" there at the end
+ *   --cgroup FD        join the cgroup whose cgroup.procs is open as FD (repeatable)
+ *   --private-tmp SIZE (as root) own mount and IPC namespaces with fresh tmpfs of SIZE
+ *                      bytes on /tmp and /dev/shm: shared memory and temporary files die
+ *                      with the run, and SysV segments are private to it
+ *   --keep PATH        with --private-tmp: this folder stays visible at its path
+ *   --cpu S --memory data|as:BYTES --fsize BYTES --nofile N --nproc N   the rlimits
+ *   --uid UID          COMMAND runs as UID (and gid UID, no groups); verify-init keeps its own
+ *   --landlock ABI     confine COMMAND with Landlock (ABI = the kernel's version): writes only
+ *   --writable PATH    beneath these folders (repeatable) and to
+ *   --writable-file PATH  these files (repeatable); from ABI 4 no TCP bind/connect; from
+ *                      ABI 6 no signal to, and no abstract socket of, any process outside
+ *                      the run (the judge, this supervisor)
+ *   --seccomp FD       install the classic-BPF seccomp filter read from FD in COMMAND
+ *
+ * It forks COMMAND, waits for it, kills everything the program left behind (it is a child
+ * subreaper, so every orphan, even one that left the session, comes back to it), writes
+ * the report (the CPU time covers every reaped descendant), then ends the way COMMAND
+ * ended. If its parent dies (verify killed, even by SIGKILL) it kills the whole run first.
+ * Under bubblewrap it is the PID namespace's init (`bwrap --as-pid-1`): its exit kills the
+ * rest, and the program cannot signal it. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void limit(int resource, long long value) {
-    struct rlimit r = {(rlim_t)value, (rlim_t)value};
-    if (value < 0) return;
-    if (setrlimit(resource, &r) != 0) { perror("verify-init: setrlimit"); exit(125); }
+#define MAX_LIST 16
+
+/* Landlock (linux/landlock.h of older systems lacks the newer fields). */
+struct ll_ruleset_attr { uint64_t handled_access_fs, handled_access_net, scoped; };
+struct ll_path_beneath { uint64_t allowed_access; int32_t parent_fd; } __attribute__((packed));
+#define LL_RULE_PATH_BENEATH 1
+#define LL_FS_EXECUTE (1ULL << 0)
+#define LL_FS_WRITE_FILE (1ULL << 1)
+#define LL_FS_READ_FILE (1ULL << 2)
+#define LL_FS_WRITE_ANY_ABI1 0x1ff2ULL /* write_file, remove_dir/file, make_char/dir/reg/sock/fifo/block/sym */
+#define LL_FS_REFER (1ULL << 13)
+#define LL_FS_TRUNCATE (1ULL << 14)
+#define LL_NET_BIND_TCP (1ULL << 0)
+#define LL_NET_CONNECT_TCP (1ULL << 1)
+#define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define LL_SCOPE_SIGNAL (1ULL << 1)
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+
+static volatile sig_atomic_t parent_died = 0;
+static void on_parent_death(int sig) { (void)sig; parent_died = 1; }
+
+static void die(const char *what) { fprintf(stderr, "verify-init: %s: %s\n", what, strerror(errno)); exit(125); }
+
+static void set_limit(int resource, long long soft, long long hard) {
+    struct rlimit r = {(rlim_t)soft, (rlim_t)hard};
+    if (soft < 0) return;
+    if (setrlimit(resource, &r) != 0) die("setrlimit");
 }
 
 /* Kill every child we have (orphans of the program come to us as the subreaper), reap
@@ -54,72 +101,205 @@ static void kill_leftovers(void) {
     }
 }
 
+static void make_folders(const char *path) {
+    char partial[4096];
+    for (size_t i = 1; path[i] && i < sizeof partial - 1; i++) {
+        if (path[i] != '/') continue;
+        memcpy(partial, path, i);
+        partial[i] = 0;
+        mkdir(partial, 0755);
+    }
+    mkdir(path, 0755);
+}
+
+/* Fresh tmpfs on /tmp and /dev/shm; the folders in `keep` (the run's own folder, which
+ * may live there) are bound back at their paths. */
+/* SIGKILL every process of `uid`, from a child that takes that uid (kill(-1) as root
+ * would reach every process of the machine). */
+static void kill_uid(long uid) {
+    pid_t killer = fork();
+    if (killer == 0) {
+        if (setgroups(0, NULL) == 0 && setgid((gid_t)uid) == 0 && setuid((uid_t)uid) == 0) kill(-1, SIGKILL);
+        _exit(0);
+    }
+    if (killer > 0) while (waitpid(killer, NULL, 0) < 0 && errno == EINTR) {}
+}
+
+static void private_tmp(const char *size, char **keep, int nkeep) {
+    char options[64];
+    int handles[MAX_LIST];
+    snprintf(options, sizeof options, "size=%s,mode=1777", size);
+    if (unshare(CLONE_NEWNS | CLONE_NEWIPC) != 0) die("unshare");
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) die("mount --make-rprivate /");
+    for (int k = 0; k < nkeep; k++) {       /* (opened in the new namespace: bindable from it) */
+        handles[k] = open(keep[k], O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (handles[k] < 0) die("--keep");
+    }
+    if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) die("mount /tmp");
+    if (mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) die("mount /dev/shm");
+    for (int k = 0; k < nkeep; k++) {
+        char handle[64];
+        snprintf(handle, sizeof handle, "/proc/self/fd/%d", handles[k]);
+        make_folders(keep[k]);
+        if (mount(handle, keep[k], NULL, MS_BIND | MS_REC, NULL) != 0) die("bind --keep");
+        close(handles[k]);
+    }
+}
+
+static void add_path_rule(int ruleset, const char *path, uint64_t access) {
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return;                      /* not there: nothing to allow */
+    struct ll_path_beneath rule = {access, fd};
+    if (syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &rule, 0) != 0) die("landlock_add_rule");
+    close(fd);
+}
+
+static void landlock(int abi, char **folders, int nfolders, char **files, int nfiles) {
+    uint64_t write_any = LL_FS_WRITE_ANY_ABI1 | (abi >= 2 ? LL_FS_REFER : 0) | (abi >= 3 ? LL_FS_TRUNCATE : 0);
+    struct ll_ruleset_attr attr = {write_any, abi >= 4 ? (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP) : 0,
+                                   abi >= 6 ? (LL_SCOPE_SIGNAL | LL_SCOPE_ABSTRACT_UNIX_SOCKET) : 0};
+    size_t size = abi >= 6 ? sizeof attr : abi >= 4 ? 2 * sizeof(uint64_t) : sizeof(uint64_t);
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+    if (ruleset < 0) die("landlock_create_ruleset");
+    for (int i = 0; i < nfolders; i++) add_path_rule(ruleset, folders[i], write_any);
+    for (int i = 0; i < nfiles; i++)
+        add_path_rule(ruleset, files[i], LL_FS_WRITE_FILE | (abi >= 3 ? LL_FS_TRUNCATE : 0));
+    if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) die("landlock_restrict_self");
+    close(ruleset);
+}
+
+static void load_seccomp(int fd) {
+    struct stat info;
+    if (fstat(fd, &info) != 0 || info.st_size <= 0 || info.st_size % sizeof(struct sock_filter) != 0
+        || info.st_size > 65536 * (off_t)sizeof(struct sock_filter)) {
+        errno = EINVAL;
+        die("seccomp filter");
+    }
+    struct sock_filter *code = malloc((size_t)info.st_size);
+    if (!code) die("malloc");
+    ssize_t got = 0;
+    while (got < info.st_size) {
+        ssize_t n = pread(fd, (char *)code + got, (size_t)(info.st_size - got), got);
+        if (n <= 0) die("reading the seccomp filter");
+        got += n;
+    }
+    struct sock_fprog program = {(unsigned short)(info.st_size / sizeof(struct sock_filter)), code};
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) die("seccomp");
+    free(code);
+    close(fd);
+}
+
 int main(int argc, char **argv) {
-    /* Optional first arguments "--go FD": a sandbox built ahead of time waits here, as
-     * root and before anything else, until verify writes one byte to FD (the run starts)
-     * or closes it (the sandbox is not needed: exit quietly, nothing was run). */
-    if (argc > 3 && strcmp(argv[1], "--go") == 0) {
-        int go = atoi(argv[2]);
+    int go = -1, report = -1, seccomp = -1, landlock_abi = 0;
+    long uid = -1;
+    long long cpu = -1, memory = -1, fsize = -1, nofile = -1, nproc = -1;
+    const char *memory_kind = "data", *tmp_size = NULL;
+    pid_t original_parent = getppid();
+    int cgroups[MAX_LIST], ncgroups = 0, nfolders = 0, nfiles = 0, nkeep = 0;
+    char *folders[MAX_LIST], *files[MAX_LIST], *keep[MAX_LIST];
+    int i = 1;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
+        const char *option = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (value == NULL) { fprintf(stderr, "verify-init: %s needs a value\n", option); return 125; }
+        if (!strcmp(option, "--go")) go = atoi(value);
+        else if (!strcmp(option, "--report")) report = atoi(value);
+        else if (!strcmp(option, "--cgroup") && ncgroups < MAX_LIST) cgroups[ncgroups++] = atoi(value);
+        else if (!strcmp(option, "--private-tmp")) tmp_size = value;
+        else if (!strcmp(option, "--keep") && nkeep < MAX_LIST) keep[nkeep++] = argv[i + 1];
+        else if (!strcmp(option, "--cpu")) cpu = atoll(value);
+        else if (!strcmp(option, "--memory")) {
+            const char *colon = strchr(value, ':');
+            if (!colon) { fprintf(stderr, "verify-init: --memory KIND:BYTES\n"); return 125; }
+            memory_kind = strncmp(value, "as", 2) == 0 ? "as" : "data";
+            memory = atoll(colon + 1);
+        }
+        else if (!strcmp(option, "--fsize")) fsize = atoll(value);
+        else if (!strcmp(option, "--nofile")) nofile = atoll(value);
+        else if (!strcmp(option, "--nproc")) nproc = atoll(value);
+        else if (!strcmp(option, "--uid")) uid = atol(value);
+        else if (!strcmp(option, "--landlock")) landlock_abi = atoi(value);
+        else if (!strcmp(option, "--writable") && nfolders < MAX_LIST) folders[nfolders++] = argv[i + 1];
+        else if (!strcmp(option, "--writable-file") && nfiles < MAX_LIST) files[nfiles++] = argv[i + 1];
+        else if (!strcmp(option, "--seccomp")) seccomp = atoi(value);
+        else { fprintf(stderr, "verify-init: unknown option %s\n", option); return 125; }
+    }
+    if (i + 1 >= argc) { fprintf(stderr, "usage: verify-init [OPTION VALUE]... -- COMMAND...\n"); return 125; }
+    char **command = argv + i + 1;
+
+    if (go >= 0) {     /* a sandbox built ahead waits here, before anything of the run exists */
         char byte;
         ssize_t got;
         while ((got = read(go, &byte, 1)) < 0 && errno == EINTR) {}
         if (got != 1) return 125;
         close(go);
-        argv[2] = argv[0];
-        argv += 2;
-        argc -= 2;
     }
-    if (argc < 12 || strcmp(argv[10], "--") != 0) {
-        fprintf(stderr, "usage: verify-init REPORT_FD UID NPROC CPU MEMKIND MEMORY FSIZE NOFILE CGROUP_FD -- COMMAND...\n");
-        return 125;
+    for (int c = 0; c < ncgroups; c++) {       /* "0": the writer itself; children follow */
+        if (write(cgroups[c], "0", 1) != 1) die("cannot join the run's cgroup");
+        close(cgroups[c]);
     }
-    int cgroup = atoi(argv[9]);
-    if (cgroup >= 0) {                       /* "0": the writer itself; children follow */
-        if (write(cgroup, "0", 1) != 1) { perror("verify-init: cannot join the memory cgroup"); return 125; }
-        close(cgroup);
-    }
-    int report = atoi(argv[1]);
-    long uid = atol(argv[2]);
-    long long nproc = atoll(argv[3]), cpu = atoll(argv[4]), memory = atoll(argv[6]);
+    if (tmp_size) private_tmp(tmp_size, keep, nkeep);
     struct rlimit cpu_limit = {(rlim_t)cpu, (rlim_t)cpu + 1};
-    if (cpu > 0 && setrlimit(RLIMIT_CPU, &cpu_limit) != 0) { perror("verify-init: RLIMIT_CPU"); return 125; }
-    limit(strcmp(argv[5], "as") == 0 ? RLIMIT_AS : RLIMIT_DATA, memory);
-    limit(RLIMIT_FSIZE, atoll(argv[7]));
-    limit(RLIMIT_NOFILE, atoll(argv[8]));
-    limit(RLIMIT_CORE, 0);
-    if (uid >= 0) {
-        if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid((uid_t)uid) != 0) {
-            perror("verify-init: cannot switch uid");
-            return 125;
-        }
-    }
-    limit(RLIMIT_NPROC, nproc);
-    /* Under `bwrap --as-pid-1` we are the namespace's init: our exit kills every process
-     * left in it. The uid switch above cleared the parent-death signal bubblewrap set
-     * (--die-with-parent), so set it again: if verify (and so bwrap) dies, so do we.
-     * Only as init: elsewhere our parent may be a thread of verify that ends first. */
-    if (getpid() == 1) prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (cpu > 0 && setrlimit(RLIMIT_CPU, &cpu_limit) != 0) die("RLIMIT_CPU");
+    set_limit(strcmp(memory_kind, "as") == 0 ? RLIMIT_AS : RLIMIT_DATA, memory, memory);
+    set_limit(RLIMIT_FSIZE, fsize, fsize);
+    set_limit(RLIMIT_NOFILE, nofile, nofile);
+    set_limit(RLIMIT_CORE, 0, 0);
+    /* Nobody of the run's uid may read our descriptors (the report pipe) through /proc. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    /* If verify dies, even by SIGKILL, the kernel tells us, and we take the whole run down
+     * before going. (We keep our uid for this: the kernel sends that signal with the
+     * dying parent's credentials, which a switch to the run's uid would not pass.) */
+    struct sigaction parent_death = {0};
+    parent_death.sa_handler = on_parent_death;
+    sigaction(SIGUSR1, &parent_death, NULL);
+    prctl(PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
+    if (getppid() != original_parent) parent_died = 1;   /* it died before we asked */
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     pid_t child = fork();
-    if (child < 0) { perror("verify-init: fork"); return 125; }
+    if (child < 0) die("fork");
     if (child == 0) {
-        close(report);
+        if (report >= 0) close(report);
+        signal(SIGUSR1, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
-        execvp(argv[11], argv + 11);
-        fprintf(stderr, "verify-init: cannot run %s: %s\n", argv[11], strerror(errno));
+        if (uid >= 0) {
+            if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid((uid_t)uid) != 0)
+                die("cannot switch uid");
+        }
+        set_limit(RLIMIT_NPROC, nproc, nproc);
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        if (landlock_abi > 0) landlock(landlock_abi, folders, nfolders, files, nfiles);
+        if (seccomp >= 0) load_seccomp(seccomp);
+        execvp(command[0], command);
+        fprintf(stderr, "verify-init: cannot run %s: %s\n", command[0], strerror(errno));
         _exit(127);
     }
+    if (seccomp >= 0) close(seccomp);
     /* our own signals must not kill us before the report is written */
     signal(SIGINT, SIG_IGN); signal(SIGTERM, SIG_IGN); signal(SIGHUP, SIG_IGN); signal(SIGPIPE, SIG_IGN);
-    int status; struct rusage usage;
-    while (wait4(child, &status, 0, &usage) < 0) {}
-    dprintf(report, "%ld %ld %ld %d\n",
-            (long)usage.ru_utime.tv_sec * 1000000L + usage.ru_utime.tv_usec,
-            (long)usage.ru_stime.tv_sec * 1000000L + usage.ru_stime.tv_usec,
-            usage.ru_maxrss, status);
-    close(report);
+    int status = 0;
+    for (;;) {
+        if (parent_died) {
+            if (uid >= 0) kill_uid(uid);           /* every process of the run's own uid */
+            kill(-child, SIGKILL);
+            kill(child, SIGKILL);
+            kill_leftovers();
+            _exit(137);
+        }
+        pid_t done = waitpid(child, &status, 0);
+        if (done == child) break;
+        if (done < 0 && errno != EINTR) die("waitpid");
+    }
     kill_leftovers();
+    struct rusage usage;
+    getrusage(RUSAGE_CHILDREN, &usage);
+    if (report >= 0) {
+        dprintf(report, "%ld %ld %ld %d\n",
+                (long)usage.ru_utime.tv_sec * 1000000L + usage.ru_utime.tv_usec,
+                (long)usage.ru_stime.tv_sec * 1000000L + usage.ru_stime.tv_usec,
+                usage.ru_maxrss, status);
+        close(report);
+    }
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         signal(sig, SIG_DFL);

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import collections
+import math
 import fcntl
 import os
-import re
 import selectors
 import signal
 import subprocess
@@ -14,29 +14,21 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from verify.runner.build import Program, prepare
+from verify.runner.cgroup import CgroupUsage
 from verify.runner.limits import Limits
 from verify.runner import warm
-from verify.runner.sandbox import Sandbox, bwrap_path, helper_path, isolation_name, running_as_root
+from verify.runner.isolation import Isolation, current
+from verify.runner.sandbox import Sandbox
 
 CHUNK = 64 << 10
+MEMORY_FAILURE_SHARE = 0.9
+CPU_CHECK_FIRST = 0.05   # seconds of wall time before the run's total CPU time is first read
+CPU_CHECK_MIN = 0.01     # and never more often than this
+CORES = os.cpu_count() or 1   # a run cannot burn more CPU seconds than this per second
 STDOUT_PIPE = 1 << 20    # a 1 MiB stdout pipe, read 1 MiB at a time: the program and a
                          # judge working on another core wait on each other less
 STDERR_TAIL = 2048
 DRAIN_GRACE = 0.2        # seconds to drain the pipes after the program's main process exited
-
-# What runtimes print when an allocation fails under the memory rlimit: a failed run
-# saying one of these is reported as "memory limit", not "runtime error".
-_OUT_OF_MEMORY = re.compile(
-    r"MemoryError|Cannot allocate memory|std::bad_alloc|out of memory|Out of memory!"
-    r"|OutOfMemoryError|heap out of memory|memory allocation of \d+ bytes failed"
-    r"|unable to alloc|not enough memory|failed to reserve|Could not reserve enough space"
-    r"|cannot allocate", re.IGNORECASE)
-
-
-# What a fork that failed at RLIMIT_NPROC looks like in the runtimes' own words.
-_PROCESS_LIMIT = re.compile(r"fork: (retry: )?Resource temporarily unavailable"
-                            r"|(BlockingIOError|OSError): \[Errno 11\]|Cannot fork|fork failed", re.IGNORECASE)
-
 
 @dataclass
 class RunResult:
@@ -51,6 +43,7 @@ class RunResult:
     stdout: bytes | None          # only when no on_stdout consumer was given
     stderr_tail: str
     isolation: str
+    accounting: str = "rlimits"   # what counted memory, processes and CPU time (isolation.py)
 
     @property
     def ok(self) -> bool:
@@ -81,38 +74,32 @@ def execute(command, *, workdir: Path, readonly: Sequence[Path] = (), limits: Li
             stdin: bytes = b"", args: Sequence[str] = (),
             on_stdout: Callable[[bytes], bool | None] | None = None,
             memory_kind: str = "data", env: dict[str, str] | None = None,
-            copy_workdir: bool = True, own_uid: bool = True, memory_extra: int = 0,
+            copy_workdir: bool = True, memory_extra: int = 0,
             ahead: bool = False) -> RunResult:
     """Run `command` (a Prepared, or a plain argv) in a fresh Sandbox and wait for it.
 
-    ahead: build the sandbox of the next identical run while this one runs (warm.py);
-    this run takes one built by the previous run when there is one."""
+    copy_workdir=False: the program works in `workdir` itself (a build in its private
+    build folder). ahead: build the sandbox of the next identical run while this one
+    runs (warm.py); this run takes one built by the previous run when there is one."""
     workdir = Path(workdir)
+    isolation = current()
 
     def make(wait_for_go: bool) -> tuple[Sandbox, list[str]]:
         sandbox = Sandbox(workdir, readonly=list(readonly), copy_workdir=copy_workdir,
-                          wait_for_go=wait_for_go).__enter__()
+                          wait_for_go=wait_for_go, isolation=isolation).__enter__()
         try:
-            if not own_uid:
-                sandbox.uid = None
             argv = command.argv(args, limits, sandbox.path) if hasattr(command, "argv") else list(command)
-            processes = None
-            if sandbox.uid is not None:
-                processes = limits.processes + 1     # + verify-init, which runs under that uid too
-            elif not running_as_root():
-                processes = _processes_of_current_user() + limits.processes
-            return sandbox, sandbox.wrap(argv, limits, memory_kind, memory_extra, processes)
+            return sandbox, sandbox.wrap(argv, limits, memory_kind, memory_extra)
         except BaseException:
             sandbox.cleanup()
             raise
 
     key = signature = None
-    if ahead and _can_build_ahead():
+    if ahead and _can_build_ahead(isolation):
         base = command.argv(args, limits) if hasattr(command, "argv") else list(command)
         key = (tuple(base), str(workdir), tuple(map(str, readonly)), limits, memory_kind, memory_extra,
-               tuple(sorted((env or {}).items())), copy_workdir, own_uid, bwrap_path(), helper_path())
+               tuple(sorted((env or {}).items())), copy_workdir, isolation)
         signature = warm.folder_signature(workdir)
-
     def build_next() -> None:
         try:
             for _ in range(warm.missing(key)):
@@ -148,11 +135,10 @@ def execute(command, *, workdir: Path, readonly: Sequence[Path] = (), limits: Li
         sandbox.cleanup()
 
 
-def _can_build_ahead() -> bool:
+def _can_build_ahead(isolation: Isolation) -> bool:
     """Only under bubblewrap with verify-init (the one that can wait for go), and not with
-    a memory cgroup per run (each waiting sandbox would hold one)."""
-    from verify.runner.cgroup import memory_cgroup_parent
-    return bool(bwrap_path() and helper_path() and not memory_cgroup_parent()
+    a cgroup per run (each waiting sandbox would hold one)."""
+    return bool(isolation.bwrap and isolation.helper and isolation.cgroups is None
                 and os.environ.get("VERIFY_AHEAD", "").lower() not in ("0", "off", "no", "none"))
 
 
@@ -170,18 +156,6 @@ def _widen_pipe(fd: int) -> None:
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, STDOUT_PIPE)
     except OSError:
         pass                     # over /proc/sys/fs/pipe-max-size for a user: keep the default size
-
-
-def _processes_of_current_user() -> int:
-    uid = os.getuid()
-    count = 0
-    for entry in os.scandir("/proc"):
-        try:
-            if entry.name.isdigit() and entry.stat().st_uid == uid:
-                count += 1
-        except FileNotFoundError:
-            pass
-    return count
 
 
 def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
@@ -221,6 +195,8 @@ def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
     def stop() -> None:
         _kill_group(process.pid)
 
+    cgroup = sandbox.cgroup
+    next_cpu_check = start + CPU_CHECK_FIRST if cgroup is not None else math.inf
     try:
         open_streams = 2
         while open_streams or exited_at is None:   # (a program may close stdout and go on)
@@ -231,7 +207,16 @@ def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
                 limit = limit or "time"
                 stop()
                 break
+            if now >= next_cpu_check and exited_at is None and cgroup is not None:
+                # the CPU time of every process of the run, reaped or not, against the limit
+                left = limits.cpu_time - cgroup.cpu_time()
+                if left < 0:
+                    limit = limit or "time"
+                    stop()
+                    break
+                next_cpu_check = now + max(CPU_CHECK_MIN, left / CORES)
             timeout = deadline - now if exited_at is None else exited_at + DRAIN_GRACE - now
+            timeout = min(timeout, max(0.0, next_cpu_check - now))
             for key, _ in selector.select(timeout=max(0.0, timeout)):
                 what = key.data
                 if what == "exit":
@@ -306,22 +291,44 @@ def _drive(argv: list[str], sandbox: Sandbox, limits: Limits, stdin: bytes,
             and _is_bwrap_wrapped(argv):
         # without verify-init, bwrap reports its child's death by signal N as exit code 128+N
         signal_number, exit_code = exit_code - 128, None
+    usage = cgroup.usage() if cgroup is not None else None
+    if usage is not None:
+        cpu, peak = usage.cpu_time, usage.peak_memory
+    if not stopped_early:
+        limit = _limit_hit(limit, usage, limits, cpu, peak, exit_code, signal_number)
     stderr_text = b"".join(stderr_tail)[-STDERR_TAIL:].decode("utf-8", "replace")
-    oom_killed = sandbox.cgroup is not None and sandbox.cgroup.oom_kills() > 0
-    if limit is None and not stopped_early:
-        if oom_killed or peak > limits.memory:
-            limit = "memory"        # certain: the cgroup was full, or it held more than allowed
-        elif cpu > limits.cpu_time or signal_number == signal.SIGXCPU:
-            limit = "time"
-        elif _PROCESS_LIMIT.search(stderr_text):
-            limit = "processes"
-        elif (exit_code or signal_number) and (
-                peak >= limits.memory * 0.9 or _OUT_OF_MEMORY.search(stderr_text)):
-            limit = "memory"
     return RunResult(exit_code=exit_code, signal=signal_number, limit=limit, stopped_early=stopped_early,
                      wall_time=wall, cpu_time=cpu, peak_memory=peak, stdout_bytes=stdout_bytes,
                      stdout=bytes(collected) if collected is not None else None,
-                     stderr_tail=stderr_text, isolation=isolation_name())
+                     stderr_tail=stderr_text, isolation=sandbox.isolation.name,
+                     accounting=sandbox.isolation.accounting if cgroup is not None else "rlimits")
+
+
+def _limit_hit(stopped_for: str | None, usage: CgroupUsage | None, limits: Limits, cpu: float, peak: int,
+               exit_code: int | None, signal_number: int | None) -> str | None:
+    """Which limit the run hit, from what the kernel counted (never from what the program
+    printed). `stopped_for`: the limit at which verify itself stopped it (time, output).
+
+    With a cgroup the counts are exact: a fork refused at pids.max is the process limit,
+    an out-of-memory kill is the memory limit. With rlimits only, a peak resident set
+    above the limit is the memory limit too. Either way a failure (non-zero exit or a
+    signal) while holding MEMORY_FAILURE_SHARE of the limit is one: a runtime that
+    refuses an allocation itself (the JVM at -Xmx) fails just short of the limit."""
+    if usage is not None:
+        if usage.forks_refused:
+            return "processes"
+        if usage.oom_kills:
+            return "memory"
+    if stopped_for is not None:
+        return stopped_for
+    if usage is None and peak > limits.memory:
+        return "memory"
+    if cpu > limits.cpu_time or signal_number == signal.SIGXCPU:
+        return "time"
+    failed = bool(exit_code) or signal_number is not None
+    if failed and peak >= limits.memory * MEMORY_FAILURE_SHARE:
+        return "memory"
+    return None
 
 
 def _is_bwrap_wrapped(argv: Sequence[str]) -> bool:

@@ -1,18 +1,18 @@
-"""Where a program runs: bubblewrap when present, rlimits + a new session always.
+"""Where one program runs: its private folder, its command line, and its end.
 
-One Sandbox per run. It owns a private temporary folder (a copy of the entry's
-folder, so that the program may write there without touching the submission),
-builds the command line wrapping the program, and removes everything at the end.
+One Sandbox per run (and per build). The isolation it applies is the process's
+`Isolation` (isolation.py): bubblewrap when in force, and always what the machine
+allows of a cgroup per run, seccomp, Landlock and a fresh uid.
 
-Processes limit: RLIMIT_NPROC counts the processes of a *real uid*, and root is
-exempt from it. So when verify runs as root the program runs as a fresh
-unprivileged uid drawn at random for this run (no other process has it), which
-makes RLIMIT_NPROC exact, and lets us kill every process of that uid at the end.
-The rlimits and the uid switch are the last step before the program, done by
-verify-init (init_helper.c, compiled once into the cache); without a C compiler,
-by `prlimit` and `setpriv` (under bubblewrap) or subprocess's `user=`.
-At the end every process of the run is killed, and waited for: under bubblewrap by
-killing its PID namespace's init, otherwise by sweeping the run's uid.
+- A private copy of the entry's folder: under bubblewrap rebuilt inside a size-bounded
+  tmpfs of the sandbox (nothing on the host), else copied into a `verify-run-*`
+  folder removed at the end (and by the next verify if this one is killed).
+- As root, the program runs as a fresh unprivileged uid drawn at random for this run.
+- verify-init (init_helper.c) is the last step before the program: it joins the run's
+  cgroup, sets the rlimits, switches uid, confines the program with Landlock and (without
+  bubblewrap) seccomp, supervises it and kills what it leaves behind.
+- At the end every process of the run is killed and waited for: the PID namespace's
+  init under bubblewrap, the cgroup's members, the run's uid.
 """
 from __future__ import annotations
 
@@ -30,91 +30,46 @@ from functools import cache
 from pathlib import Path
 from typing import Sequence
 
-from verify.runner.cgroup import RunCgroup, create_run_cgroup
+from verify.runner import reaper
+from verify.runner.cgroup import RunCgroup, cgroup_parents, create_run_cgroup
+from verify.runner.isolation import Isolation, current
 from verify.runner.limits import FILE_SIZE_LIMIT, OPEN_FILES_LIMIT, Limits, prlimit_argv
+from verify.runner.paths import cache_root
 
 # Read-only system folders visible in the sandbox (those that exist).
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 UID_RANGE = (1 << 20, 1 << 30)   # far above any uid a system hands out
-TMPFS_SIZE = 256 << 20           # /tmp, and the entry's folder, each a tmpfs of this size
-CGROUP_SLACK = 64 << 20           # the memory cgroup's room above the memory rlimit (at least)
+TMPFS_SIZE = 256 << 20           # /tmp, /dev/shm and the entry's folder: each a tmpfs of this size
 WORKDIR_MAX_FILES = 256          # beyond that (or WORKDIR_MAX_BYTES), the folder is copied instead
 WORKDIR_MAX_BYTES = 64 << 20
+NPROC_SLACK = 8                  # RLIMIT_NPROC above pids.max (which counts verify-init too): the cgroup must refuse first
+WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
 
 
-@cache
-def bwrap_path() -> str | None:
-    """bubblewrap, unless VERIFY_SANDBOX=none, and only when it actually works here."""
-    if os.environ.get("VERIFY_SANDBOX", "").lower() in ("none", "off", "0", "rlimits"):
-        return None
-    found = shutil.which("bwrap")
-    if not found:
-        return None
-    import subprocess
-    probe = subprocess.run([found, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net",
-                            "--die-with-parent", "/bin/true"],
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return found if probe.returncode == 0 else None
+def running_as_root() -> bool:
+    return os.geteuid() == 0
 
 
-@cache
-def setpriv_path() -> str | None:
-    return shutil.which("setpriv")
+def isolation_name() -> str:
+    return current().name
 
 
-HELPER_SOURCE = Path(__file__).with_name("init_helper.c")
+def temp_root() -> str | None:
+    """Where runs get their private folder: $VERIFY_TMPDIR, else /dev/shm (a tmpfs: creating
+    and removing a folder per run there costs a fraction of what it costs on a disk),
+    else the system's temporary folder."""
+    chosen = os.environ.get("VERIFY_TMPDIR")
+    if chosen:
+        return chosen
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+        return "/dev/shm"
+    return None
 
 
-def helper_path() -> str | None:
-    """verify-init (init_helper.c), compiled once into the cache; None without a C compiler
-    (or with VERIFY_HELPER=none). It sets the rlimits, switches uid, waits for the program
-    and reports its rusage."""
-    environ = os.environ
-    if environ.get("VERIFY_HELPER", "").lower() in ("none", "off", "0"):
-        return None
-    # keyed by what decides the cache folder (see cache_root): several calls per run
-    where = (environ.get("VERIFY_CACHE"), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
-    known = _helpers.get(where)
-    if known is None or (known and not os.path.exists(known)):
-        known = _helpers[where] = _build_helper() or ""
-    return known or None
-
-
-_helpers: dict[tuple[str | None, ...], str] = {}
-
-
-def _build_helper() -> str | None:
-    import hashlib
-    import subprocess
-    from verify.runner.build import cache_root
-    from verify.runner.languages import find_program
-    source = HELPER_SOURCE.read_bytes()
-    folder = cache_root() / "init" / hashlib.sha256(source).hexdigest()[:16]
-    binary = folder / "verify-init"
-    if binary.exists():
-        return str(binary)
-    compiler = find_program(["cc", "gcc", "clang"])
-    if compiler is None:
-        return None
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
-    try:
-        built = subprocess.run([compiler, "-O2", "-o", str(staging / "verify-init"), str(HELPER_SOURCE)],
-                               stdin=subprocess.DEVNULL, capture_output=True)
-        if built.returncode != 0:
-            return None
-        os.chmod(staging, 0o755)
-        try:
-            os.rename(staging, folder)
-        except OSError:
-            if not binary.exists():
-                return None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    for parent in (folder, folder.parent, folder.parent.parent):
-        os.chmod(parent, 0o755)
-    return str(binary)
+def remove_stale_runs() -> None:
+    """Folders and cgroups left by a verify that was killed (once per process)."""
+    reaper.remove_stale_once([Path(temp_root() or tempfile.gettempdir())], cgroup_parents())
 
 
 @cache
@@ -131,49 +86,13 @@ def _system_mounts() -> list[str]:
     return mounts
 
 
-def temp_root() -> str | None:
-    """Where runs get their private folder: $VERIFY_TMPDIR, else /dev/shm (a tmpfs: creating
-    and removing a folder per run there costs a fraction of what it costs on a disk),
-    else the system's temporary folder."""
-    chosen = os.environ.get("VERIFY_TMPDIR")
-    if chosen:
-        return chosen
-    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
-        return "/dev/shm"
-    return None
-
-
-def running_as_root() -> bool:
-    return os.geteuid() == 0
-
-
-def isolation_name() -> str:
-    from verify.runner.cgroup import memory_cgroup_parent
-    cgroup = memory_cgroup_parent()
-    return _isolation_name(bwrap_path(), helper_path(), cgroup[0] if cgroup else None,
-                           running_as_root(), setpriv_path())
-
-
-@cache
-def _isolation_name(bwrap: str | None, helper: str | None, cgroup: str | None, root: bool,
-                    setpriv: str | None) -> str:
-    """(Named once per setting: every run reports it.)"""
-    parts = ["bubblewrap"] if bwrap else []
-    parts.append("rlimits")
-    if helper and cgroup:
-        parts.append(f"memory cgroup {cgroup}")
-    parts.append("own uid" if root and (setpriv or not bwrap) else "same uid")
-    parts.append("process group")
-    return "+".join(parts)
-
-
 def _under(path: Path | str, folder: Path | str) -> bool:
     """`path` is `folder` or inside it (string test: this runs several times per run)."""
     path, folder = str(path), str(folder).rstrip("/") or "/"
     return path == folder or path.startswith(folder + "/") or folder == "/"
 
 
-def _is_system_path(path: Path | str) -> bool:
+def is_system_path(path: Path | str) -> bool:
     return any(_under(path, d) for d in SYSTEM_DIRS)
 
 
@@ -181,7 +100,7 @@ def _is_system_path(path: Path | str) -> bool:
 def _parent_dirs(paths: tuple[str, ...]) -> list[str]:
     """bwrap arguments creating the parents of these mount points (the same few sets come
     back run after run: computed once each)."""
-    parents = sorted({a for p in paths for a in _parents(p) if not _is_system_path(a)},
+    parents = sorted({a for p in paths for a in _parents(p) if not is_system_path(a)},
                      key=lambda d: d.count("/"))
     return [word for parent in parents for word in ("--perms", "0755", "--dir", parent)]
 
@@ -201,36 +120,43 @@ class Sandbox:
 
     workdir: Path                                  # the entry's folder (copied, then shown at this path)
     readonly: Sequence[Path] = ()                  # more folders/files the program needs (artefacts, toolchains)
-    writable_workdir: bool = True                  # False: compile sandboxes bind their build dir as is
-    copy_workdir: bool = True
+    copy_workdir: bool = True                      # False: a build binds its (private) build folder as is
+    wait_for_go: bool = False                      # built ahead of time: verify-init waits for go()
+    isolation: Isolation = field(default_factory=current)
     uid: int | None = None                         # the run's own uid (None: keep ours)
     temp: Path | None = None
     visible_workdir: Path | None = None            # where the program sees its folder
+    cgroup: RunCgroup | None = None                # the run's cgroup, when the machine allows
+    report_fd: int | None = None                   # where verify-init writes the program's end
     _path_map: dict[Path, Path] = field(default_factory=dict)
-    report_fd: int | None = None                   # where verify-init writes the program's rusage
     _report_write: int | None = None
     _swept: bool = False
     _info_read: int | None = None                  # bwrap --info-fd: the PID namespace's init
     _info_write: int | None = None
     _bind_workdir_from: Path | None = None         # what bubblewrap shows at `workdir`
-    cgroup: RunCgroup | None = None                # the run's memory cgroup, when the machine allows
     _workdir_layout: list[list[str]] | None = None # the folder rebuilt in a tmpfs (see _tmpfs_layout)
     _file_fds: list[int] = field(default_factory=list)
-    wait_for_go: bool = False                      # built ahead of time: verify-init waits for go()
+    _seccomp_fd: int | None = None
     _go_read: int | None = None
     _go_write: int | None = None
+    _token: int | None = None
 
     def __enter__(self) -> "Sandbox":
-        drop_uid = running_as_root() and bool(helper_path() or not bwrap_path() or setpriv_path())
+        remove_stale_runs()
+        isolation = self.isolation
+        drop_uid = isolation.own_uid and bool(isolation.helper or not isolation.bwrap or shutil.which("setpriv"))
         self.uid = secrets.randbelow(UID_RANGE[1] - UID_RANGE[0]) + UID_RANGE[0] if drop_uid else None
+        self._token = reaper.track(self.abort)
         try:
             self._prepare_workdir()
-            if helper_path():
+            if isolation.helper:
                 self.report_fd, self._report_write = os.pipe()
                 if self.wait_for_go:
                     self._go_read, self._go_write = os.pipe()
-            if bwrap_path():
+            if isolation.bwrap:
                 self._info_read, self._info_write = os.pipe()
+            if isolation.seccomp is not None and (isolation.bwrap or isolation.helper):
+                self._seccomp_fd = os.open(isolation.seccomp, os.O_RDONLY | os.O_CLOEXEC)
         except BaseException:
             self.cleanup()
             raise
@@ -242,12 +168,13 @@ class Sandbox:
     # -- folders --------------------------------------------------------------------
 
     def _prepare_workdir(self) -> None:
-        if self.copy_workdir and bwrap_path():
+        bwrap = self.isolation.bwrap
+        if self.copy_workdir and bwrap:
             self._workdir_layout = self._tmpfs_layout()
             if self._workdir_layout is not None:
                 self.visible_workdir = self.workdir
                 return                     # nothing of this run on the host's file systems
-        self.temp = Path(tempfile.mkdtemp(prefix="verify-run-", dir=temp_root()))
+        self.temp = Path(tempfile.mkdtemp(prefix=reaper.run_folder_prefix(), dir=temp_root()))
         if self.copy_workdir:
             copy = self.temp / "work"
             shutil.copytree(self.workdir, copy, symlinks=True, copy_function=shutil.copy)
@@ -259,38 +186,38 @@ class Sandbox:
             source_of_workdir = copy
         else:
             source_of_workdir = self.workdir
-        if bwrap_path():
+        if bwrap:
             self.visible_workdir = self.workdir
             self._bind_workdir_from = source_of_workdir
-        else:
-            self.visible_workdir = source_of_workdir
-            self._path_map[self.workdir] = source_of_workdir
-            if self.uid is not None:
-                # Without a mount namespace the program sees real paths: artefacts
-                # under our (private) home are copied where its uid can read them.
-                from verify.runner.build import cache_root
-                for index, path in enumerate(self.readonly):
-                    if _under(path, cache_root()) and path.is_dir():
-                        target = self.temp / f"ro{index}"
-                        shutil.copytree(path, target, symlinks=True)
-                        os.chmod(self.temp, 0o755)
-                        self._path_map[path] = target
-                os.chmod(self.temp, 0o755)
-            private_tmp = self.temp / "tmp"
-            private_tmp.mkdir(mode=0o700)
-            if self.uid is not None:
-                os.chown(private_tmp, self.uid, self.uid)
+            return
+        self.visible_workdir = source_of_workdir
+        self._path_map[self.workdir] = source_of_workdir
+        if self.uid is not None:
+            # Without a mount namespace the program sees real paths: artefacts
+            # under our (private) home are copied where its uid can read them.
+            for index, path in enumerate(self.readonly):
+                if _under(path, cache_root()) and path.is_dir():
+                    target = self.temp / f"ro{index}"
+                    shutil.copytree(path, target, symlinks=True)
+                    self._path_map[path] = target
+        os.chmod(self.temp, 0o755)
+        private_tmp = self.temp / "tmp"
+        private_tmp.mkdir(mode=0o700)
+        if self.uid is not None:
+            os.chown(private_tmp, self.uid, self.uid)
 
     def _tmpfs_layout(self) -> list[list[str]] | None:
         """Under bubblewrap the entry's folder is rebuilt inside a size-limited tmpfs of
         the sandbox (bwrap copies each file from a descriptor): writable, bounded, and
         gone with the namespace, with nothing to copy or remove on the host. None when
-        the folder is too big for that (then it is copied to the run's temp folder)."""
+        the folder is too big for that (then it is copied to the run's temp folder).
+        Only regular files and folders are taken (a symlink is recreated as a symlink,
+        which the sandbox resolves in its own view); nothing is opened that could block."""
         layout: list[list[str]] = []
         total = 0
         for root, dirs, files in os.walk(self.workdir):
             dirs.sort()
-            for name in dirs:
+            for name in list(dirs):
                 path = os.path.join(root, name)
                 if os.path.islink(path):
                     layout.append(["--symlink", os.readlink(path), path])
@@ -305,15 +232,18 @@ class Sandbox:
                 if len(self._file_fds) >= WORKDIR_MAX_FILES:
                     return self._drop_layout()
                 try:
-                    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+                    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
                 except OSError:
                     continue                       # unreadable: the program cannot see it either
+                info = os.fstat(fd)
+                if not _is_regular(info.st_mode):
+                    os.close(fd)                   # a FIFO, socket or device: not copied
+                    continue
                 self._file_fds.append(fd)
-                size = os.fstat(fd).st_size
-                total += size
+                total += info.st_size
                 if total > WORKDIR_MAX_BYTES:
                     return self._drop_layout()
-                mode = "0777" if os.access(path, os.X_OK) else "0666"
+                mode = "0777" if info.st_mode & 0o111 else "0666"
                 layout.append(["--perms", mode, "--file", str(fd), path])
         return layout
 
@@ -334,35 +264,84 @@ class Sandbox:
 
     def wrap(self, argv: Sequence[str], limits: Limits, memory_kind: str = "data", memory_extra: int = 0,
              processes: int | None = None) -> list[str]:
-        """The full command line: rlimits, uid switch and (when present) bubblewrap around `argv`.
+        """The full command line: verify-init (or prlimit/setpriv) and bubblewrap around `argv`.
 
-        With verify-init, it sets the rlimits and switches uid itself, as the last step
-        before the program; without it, `prlimit` (outside bubblewrap) and `setpriv`
-        (inside) or subprocess's `user=` (no bubblewrap) do it."""
-        helper = helper_path() if self._report_write is not None else None
+        `processes`: the process limit of the run (default: limits.processes)."""
+        isolation = self.isolation
+        processes = limits.processes if processes is None else processes
+        helper = isolation.helper if self._report_write is not None else None
         if helper:
             prefix: list[str] = []
-            # The cgroup is the backstop above the rlimit: at the same size, the kernel would
-            # thrash reclaiming page cache before the program ever saw its MemoryError.
-            self.cgroup = create_run_cgroup(limits.memory + memory_extra + max(CGROUP_SLACK, limits.memory // 4))
-            go = ["--go", str(self._go_read)] if self._go_read is not None else []
-            inner = [helper, *go, str(self._report_write), str(-1 if self.uid is None else self.uid),
-                     str(-1 if processes is None else processes), str(max(1, math.ceil(limits.cpu_time))),
-                     memory_kind, str(limits.memory + memory_extra), str(FILE_SIZE_LIMIT),
-                     str(OPEN_FILES_LIMIT), str(self.cgroup.procs_fd if self.cgroup else -1), "--"]
+            self.cgroup = create_run_cgroup(limits.memory, processes + 1) if isolation.cgroups else None
+            inner = [helper, *self._helper_options(limits, memory_kind, memory_extra, processes), "--"]
         else:
-            prefix = prlimit_argv(limits, memory_kind, processes, memory_extra)
+            nproc = processes + 1 if self.uid is not None else (
+                None if running_as_root() else _processes_of_current_user() + processes)
+            prefix = prlimit_argv(limits, memory_kind, nproc, memory_extra)
             inner = []
-            if bwrap_path() and self.uid is not None:
-                inner = [setpriv_path(), f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
-                         "--no-new-privs", "--"]
-        bwrap = bwrap_path()
-        if not bwrap:
+            if isolation.bwrap and self.uid is not None:
+                inner = [shutil.which("setpriv") or "setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
+                         "--clear-groups", "--no-new-privs", "--"]
+        if not isolation.bwrap:
             return [*prefix, *inner, *argv]
-        command = [bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-                   "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+        return [*prefix, *self._bwrap_command(helper), *inner, *argv]
+
+    def _helper_options(self, limits: Limits, memory_kind: str, memory_extra: int, processes: int) -> list[str]:
+        isolation = self.isolation
+        options = ["--report", str(self._report_write), "--cpu", str(max(1, math.ceil(limits.cpu_time))),
+                   "--fsize", str(FILE_SIZE_LIMIT), "--nofile", str(OPEN_FILES_LIMIT)]
+        if self._go_read is not None:
+            options = ["--go", str(self._go_read), *options]
+        if self.cgroup is not None:
+            for fd in self.cgroup.procs_fds:
+                options += ["--cgroup", str(fd)]
+            nproc = processes + NPROC_SLACK               # the cgroup counts and refuses
+        else:
+            options += ["--memory", f"{memory_kind}:{limits.memory + memory_extra}"]
+            nproc = processes
+        if self.uid is not None:
+            options += ["--uid", str(self.uid), "--nproc", str(nproc)]
+        elif not running_as_root():
+            options += ["--nproc", str(_processes_of_current_user() + processes)]
+        if not isolation.bwrap and self.uid is not None:
+            options += ["--private-tmp", str(TMPFS_SIZE)]
+            if self.temp is not None:
+                options += ["--keep", str(self.temp)]
+            if not self.copy_workdir:
+                options += ["--keep", str(self.workdir)]
+        if isolation.uses_landlock:
+            options += ["--landlock", str(isolation.landlock_abi)]
+            for folder in self._writable_folders():
+                options += ["--writable", folder]
+            for device in WRITABLE_DEVICES:
+                options += ["--writable-file", device]
+        if self._seccomp_fd is not None and not isolation.bwrap:
+            options += ["--seccomp", str(self._seccomp_fd)]
+        return options
+
+    def _writable_folders(self) -> list[str]:
+        """Where the program may write: its folder (the private copy), its temporary
+        folders. Everything else is read-only to it, whatever the file modes say."""
+        folders = [str(self.visible_workdir)]
+        if self.isolation.bwrap or self.uid is not None:
+            folders += ["/tmp", "/dev/shm"]        # private tmpfs of this run
+        elif self.temp is not None:
+            folders.append(str(self.temp / "tmp"))
+        return folders
+
+    def _bwrap_command(self, helper: str | None) -> list[str]:
+        isolation = self.isolation
+        assert isolation.bwrap is not None
+        command = [isolation.bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+                   "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+        if self.uid is not None:
+            # only what verify-init needs to start the program as the run's uid and to kill
+            # what it leaves; the program itself starts with none (the uid switch clears them)
+            command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_KILL"]
         if self._info_write is not None:
             command += ["--info-fd", str(self._info_write)]
+        if self._seccomp_fd is not None:
+            command += ["--seccomp", str(self._seccomp_fd)]
         if helper:
             # verify-init is the namespace's init itself (it reaps and kills like bwrap's
             # own init would, and its exit kills the namespace): one process fewer per run.
@@ -371,8 +350,9 @@ class Sandbox:
             command.append("--unshare-user")
         command += _system_mounts()
         command += ["--proc", "/proc", "--dev", "/dev",
-                    "--perms", "1777", "--size", str(TMPFS_SIZE), "--tmpfs", "/tmp"]
-        mounts = [p for p in self.readonly if not _is_system_path(p) and p.exists()]
+                    "--perms", "1777", "--size", str(TMPFS_SIZE), "--tmpfs", "/tmp",
+                    "--perms", "1777", "--size", str(TMPFS_SIZE), "--tmpfs", "/dev/shm"]
+        mounts = [p for p in self.readonly if not is_system_path(p) and p.exists()]
         if helper:
             mounts.append(Path(helper).parent)
         # bubblewrap would create the parents of a mount point with the host's modes
@@ -381,30 +361,29 @@ class Sandbox:
         command += _parent_dirs(tuple(str(p) for p in (*mounts, self.workdir)))
         for path in mounts:
             command += ["--ro-bind", str(path), str(path)]
-        bind = "--bind" if self.writable_workdir else "--ro-bind"
         if self._workdir_layout is not None:
             command += ["--perms", "1777", "--size", str(TMPFS_SIZE), "--tmpfs", str(self.workdir)]
             for step in self._workdir_layout:
                 command += step
         else:
-            command += [bind, str(self._bind_workdir_from), str(self.workdir)]
+            command += ["--bind", str(self._bind_workdir_from), str(self.workdir)]
         command += ["--chdir", str(self.workdir), "--"]
-        return [*prefix, *command, *inner, *argv]
+        return command
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        cgroup_fd = self.cgroup.procs_fd if self.cgroup else None
-        return tuple(fd for fd in (self._report_write, self._info_write, cgroup_fd, self._go_read,
-                                   *self._file_fds) if fd is not None)
+        cgroup_fds = self.cgroup.procs_fds if self.cgroup else []
+        return tuple(fd for fd in (self._report_write, self._info_write, *cgroup_fds, self._go_read,
+                                   self._seccomp_fd, *self._file_fds) if fd is not None)
 
     def spawned(self) -> None:
         """Call once the process is started: the parent keeps only the read ends."""
         for fd in self.pass_fds:
             os.close(fd)
-        self._report_write = self._info_write = self._go_read = None
+        self._report_write = self._info_write = self._go_read = self._seccomp_fd = None
         self._file_fds = []
         if self.cgroup:
-            self.cgroup.procs_fd = None
+            self.cgroup.procs_fds = []
 
     def go(self) -> bool:
         """Let a sandbox built ahead of time start its program (False: it is gone)."""
@@ -434,30 +413,34 @@ class Sandbox:
 
     def popen_user(self) -> int | None:
         """The uid subprocess must switch to itself (only without bubblewrap and verify-init)."""
-        return self.uid if (self.uid is not None and not bwrap_path() and self.report_fd is None) else None
+        if self.uid is not None and not self.isolation.bwrap and self.report_fd is None:
+            return self.uid
+        return None
 
     def environment(self, extra: dict[str, str] | None = None) -> dict[str, str]:
-        env = {"PATH": SANDBOX_PATH, "HOME": "/tmp" if bwrap_path() else str(self.visible_workdir),
-               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": "/tmp" if bwrap_path() else str(self.temp / "tmp")}
+        """The program's whole environment: fixed (nothing of verify's own), plus the language's."""
+        private_tmp = self.isolation.bwrap or (self.uid is not None and self.report_fd is not None)
+        tmp = "/tmp" if private_tmp else str(self.temp / "tmp") if self.temp else "/tmp"
+        env = {"PATH": SANDBOX_PATH, "HOME": "/tmp" if self.isolation.bwrap else str(self.visible_workdir),
+               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": tmp}
         env.update(extra or {})
         return env
 
     # -- the end --------------------------------------------------------------------
 
     def kill_leftovers(self) -> None:
-        """Make sure no process of the run survives, and wait until they are all dead.
-
-        Under bubblewrap: kill the PID namespace's init (bwrap tells its pid through
-        --info-fd); the kernel kills every process of the namespace and the init only
-        becomes a zombie once they are all gone. Without bubblewrap: kill every process
-        of the run's own uid, including any that left the process group with setsid."""
+        """Make sure no process of the run survives, and wait until they are all dead:
+        the PID namespace's init (its death takes the namespace), the cgroup's members,
+        every process of the run's uid."""
         if self._swept:
             return
         self._swept = True
         init = self._namespace_init()
         if init is not None:
             _kill_and_wait([init])
-        elif self.uid is not None:
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+        elif self.uid is not None and init is None:
             deadline = time.monotonic() + 5.0
             while time.monotonic() < deadline:  # a forking process may spawn while we sweep
                 pids = processes_of_uid(self.uid)
@@ -465,16 +448,49 @@ class Sandbox:
                     return
                 _kill_and_wait(pids)
 
-    def _namespace_init(self) -> tuple[int, bytes] | None:
+    def _namespace_init(self) -> int | None:
         if self._info_read is None:
             return None
         os.set_blocking(self._info_read, False)
         try:
             info = json.loads(os.read(self._info_read, 4096) or b"null")
-        except (BlockingIOError, ValueError):
+        except (BlockingIOError, ValueError, OSError):
             return None
         pid = info.get("child-pid") if isinstance(info, dict) else None
-        return (pid, b"") if isinstance(pid, int) else None
+        if isinstance(pid, int):
+            self._init_pid = pid
+        return getattr(self, "_init_pid", None)
+
+    def abort(self) -> None:
+        """From a signal handler while another thread may be driving the run: kill every
+        process of it and remove its folder, without closing descriptors (the driving
+        thread, or a Popen it is in, may hold their numbers; cgroup.remove() closes the
+        cgroup's) and without trusting _swept (the driving thread may have set it before
+        killing anything)."""
+        from verify.runner.cgroup import remove_group_folder
+        init = getattr(self, "_init_pid", None)
+        if init is None and self._info_read is not None and not self._swept:
+            try:
+                init = self._namespace_init()
+            except OSError:                         # closed meanwhile by the driving thread
+                init = None
+        if init is not None:
+            _kill_and_wait([init], timeout=1.0)
+        cgroup = self.cgroup
+        if cgroup is not None:
+            cgroup.kill_all(timeout=1.0)
+            for folder in list(cgroup.folders.values()):
+                remove_group_folder(folder, timeout=0.5)    # (an open cgroup.procs does not stop rmdir)
+        if self.uid is not None:
+            deadline = time.monotonic() + 1.0
+            while time.monotonic() < deadline:      # a forking process may spawn while we sweep
+                pids = processes_of_uid(self.uid)
+                if not pids:
+                    break
+                _kill_and_wait(pids, timeout=max(0.01, deadline - time.monotonic()))
+        temp = self.temp
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
 
     def cleanup(self) -> None:
         self.kill_leftovers()
@@ -482,15 +498,35 @@ class Sandbox:
             self.cgroup.remove()
             self.cgroup = None
         for fd in (self.report_fd, self._report_write, self._info_read, self._info_write,
-                   self._go_read, self._go_write, *self._file_fds):
+                   self._go_read, self._go_write, self._seccomp_fd, *self._file_fds):
             if fd is not None:
                 os.close(fd)
         self._file_fds = []
         self.report_fd = self._report_write = self._info_read = self._info_write = None
-        self._go_read = self._go_write = None
+        self._go_read = self._go_write = self._seccomp_fd = None
         if self.temp is not None:
             shutil.rmtree(self.temp, ignore_errors=True)
             self.temp = None
+        if self._token is not None:
+            reaper.untrack(self._token)
+            self._token = None
+
+
+def _is_regular(mode: int) -> bool:
+    import stat
+    return stat.S_ISREG(mode)
+
+
+def _processes_of_current_user() -> int:
+    uid = os.getuid()
+    count = 0
+    for entry in os.scandir("/proc"):
+        try:
+            if entry.name.isdigit() and entry.stat().st_uid == uid:
+                count += 1
+        except FileNotFoundError:
+            pass
+    return count
 
 
 def _state(pid: int) -> str | None:
@@ -502,9 +538,8 @@ def _state(pid: int) -> str | None:
         return None
 
 
-def _kill_and_wait(targets, timeout: float = 5.0) -> None:
-    """SIGKILL each (pid, _) or pid, then wait until each is gone or a zombie."""
-    pids = [t[0] if isinstance(t, tuple) else t for t in targets]
+def _kill_and_wait(pids: list[int], timeout: float = 5.0) -> None:
+    """SIGKILL each pid, then wait until each is gone or a zombie."""
     if len(pids) == 1:
         # One process (the namespace's init): a pidfd turns readable exactly when it has
         # exited, so there is no polling delay.

@@ -10,8 +10,9 @@ from typing import Sequence
 from verify.errors import VerifyError
 from verify.runner.build import Program, prepare
 from verify.runner.limits import Limits
-from verify.runner.run import _kill_group, _processes_of_current_user
-from verify.runner.sandbox import Sandbox, isolation_name, running_as_root
+from verify.runner.isolation import current
+from verify.runner.run import _kill_group
+from verify.runner.sandbox import Sandbox
 
 STDERR_TAIL = 2048
 
@@ -36,7 +37,7 @@ class Session:
         self.program = program
         self.limits = limits
         self.args = tuple(args)
-        self.isolation = isolation_name()
+        self.isolation = current().name
         self._process: subprocess.Popen | None = None
         self._sandbox: Sandbox | None = None
         self._buffer = bytearray()
@@ -47,10 +48,8 @@ class Session:
         self._sandbox = Sandbox(self.program.folder, readonly=list(prepared.readonly)).__enter__()
         try:
             argv = prepared.argv(self.args, self.limits, self._sandbox.path)
-            processes = self.limits.processes + 1 if self._sandbox.uid is not None else (
-                None if running_as_root() else _processes_of_current_user() + self.limits.processes)
             full = self._sandbox.wrap(argv, self.limits, prepared.language.memory,
-                                      prepared.language.memory_extra, processes)
+                                      prepared.language.memory_extra)
             self._process = subprocess.Popen(
                 full, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=str(self._sandbox.visible_workdir), env=self._sandbox.environment(dict(prepared.language.env)),

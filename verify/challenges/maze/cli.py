@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from verify.cli_options import sandbox_option
+
 from verify.errors import VerifyError
 
 DEFAULT_SIZES = "15,20"
@@ -49,6 +51,7 @@ def _size_range(text: str) -> range:
 @click.option("--size-range", default="15..50", show_default=True,
               help="Sizes allowed (the contest's 15..50; smaller for quick trials).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+@sandbox_option
 def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, output_format: str,
               logs: Path | None, step_timeout: float, patience: int | None, size_range: str, quiet: bool) -> None:
     """Every architect against every solver of the other entries, on every size and seed.

@@ -1,0 +1,61 @@
+"""verify-init (init_helper.c), compiled once into the cache with the system C compiler.
+
+It is verify's own trusted source, built by verify itself (never by an entry), and
+kept in a folder named after the source's digest, so a changed helper is rebuilt.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from verify.runner.languages import find_program
+from verify.runner.paths import cache_root
+
+HELPER_SOURCE = Path(__file__).with_name("init_helper.c")
+
+_helpers: dict[tuple[str | None, ...], str] = {}
+
+
+def helper_path() -> str | None:
+    """verify-init's path; None without a C compiler (or with VERIFY_HELPER=none)."""
+    environ = os.environ
+    if environ.get("VERIFY_HELPER", "").lower() in ("none", "off", "0"):
+        return None
+    where = (environ.get("VERIFY_CACHE"), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+    known = _helpers.get(where)
+    if known is None or (known and not os.path.exists(known)):
+        known = _helpers[where] = _build_helper() or ""
+    return known or None
+
+
+def _build_helper() -> str | None:
+    source = HELPER_SOURCE.read_bytes()
+    folder = cache_root() / "init" / hashlib.sha256(source).hexdigest()[:16]
+    binary = folder / "verify-init"
+    if binary.exists():
+        return str(binary)
+    compiler = find_program(["cc", "gcc", "clang"])
+    if compiler is None:
+        return None
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
+    try:
+        built = subprocess.run([compiler, "-O2", "-o", str(staging / "verify-init"), str(HELPER_SOURCE)],
+                               stdin=subprocess.DEVNULL, capture_output=True)
+        if built.returncode != 0:
+            return None
+        os.chmod(staging, 0o755)
+        try:
+            os.rename(staging, folder)
+        except OSError:
+            if not binary.exists():
+                return None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for parent in (folder, folder.parent, folder.parent.parent):
+        os.chmod(parent, 0o755)
+    return str(binary)

@@ -1,0 +1,177 @@
+"""Which isolation runs get on this machine, chosen once by a policy and then fixed.
+
+Policy (`--sandbox`, else `VERIFY_SANDBOX`, else auto):
+- `auto`: bubblewrap when it works here; when it is installed but fails (a host whose
+  AppArmor or sysctl forbids unprivileged user namespaces), refuse with the reason and
+  the fix rather than silently run with less; plain rlimits when it is not installed;
+- `bwrap`: bubblewrap or nothing (exit 2 when it cannot be had);
+- `none`: no bubblewrap, asked for explicitly.
+
+Whatever the policy, a run also gets what the machine allows: a cgroup per run (memory,
+processes and CPU counted by the kernel), a seccomp filter, Landlock, and a fresh uid
+when verify is root. `Isolation.name` says exactly which, and every result carries it.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import subprocess
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from verify.errors import VerifyError
+from verify.runner.cgroup import CgroupSetup, cgroup_setup
+
+POLICIES = ("auto", "bwrap", "none")
+LANDLOCK_SIGNAL_SCOPE = 6        # the Landlock ABI from which a program cannot signal outside its run
+_POLICY_WORDS = {"auto": "auto", "": "auto", "bwrap": "bwrap", "bubblewrap": "bwrap",
+                 "none": "none", "off": "none", "rlimits": "none", "0": "none"}
+
+
+class SandboxUnavailable(VerifyError):
+    """The isolation asked for cannot be had on this machine (exit 2, before any run)."""
+
+
+@dataclass(frozen=True)
+class Isolation:
+    policy: str                      # what was asked: auto | bwrap | none
+    bwrap: str | None                # bubblewrap's path when runs use it
+    helper: str | None               # verify-init's path (None: no C compiler to build it)
+    cgroups: CgroupSetup | None      # per-run cgroups, when the machine lets us make them
+    seccomp: Path | None             # the seccomp filter file, when libseccomp is there
+    landlock_abi: int                # the kernel's Landlock version (0: none)
+    own_uid: bool                    # runs get a fresh uid (verify is root)
+
+    @property
+    def sandboxed(self) -> bool:
+        return self.bwrap is not None
+
+    @property
+    def uses_landlock(self) -> bool:
+        return self.helper is not None and self.landlock_abi > 0
+
+    @property
+    def name(self) -> str:
+        """What every result reports, e.g. "bubblewrap+seccomp+landlock+cgroup v1+own uid"."""
+        parts = ["bubblewrap" if self.bwrap else "no sandbox"]
+        if self.seccomp is not None:
+            parts.append("seccomp")
+        if self.uses_landlock:
+            parts.append(f"landlock v{self.landlock_abi}")
+        parts.append(self.accounting)
+        parts.append("own uid" if self.own_uid else "same uid")
+        return "+".join(parts)
+
+    @property
+    def accounting(self) -> str:
+        """How memory, processes and CPU time are counted."""
+        if self.cgroups is not None and self.helper is not None:
+            return self.cgroups.name
+        return "rlimits"
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version, 0 where there is none."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        version = libc.syscall(444, None, 0, 1)     # landlock_create_ruleset(NULL, 0, VERSION)
+    except (OSError, AttributeError):
+        return 0
+    return max(0, int(version))
+
+
+def _bwrap_failure(bwrap: str) -> str | None:
+    """None when bubblewrap can make a sandbox here, else the first line of why not."""
+    try:
+        probe = subprocess.run([bwrap, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net",
+                                "--unshare-ipc", "--die-with-parent", "/bin/true"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return str(error)
+    if probe.returncode == 0:
+        return None
+    text = probe.stderr.decode("utf-8", "replace").strip()
+    return text.splitlines()[0][:200] if text else f"exit code {probe.returncode}"
+
+
+BWRAP_FIX = ("allow unprivileged user namespaces (sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, "
+             "or kernel.unprivileged_userns_clone=1), or run verify as root; "
+             "or choose --sandbox none to run without bubblewrap")
+
+
+def resolve(policy: str) -> Isolation:
+    """The isolation `policy` gives here; SandboxUnavailable when it cannot be had."""
+    from verify.runner import seccomp
+    from verify.runner.helper import helper_path
+    if policy not in POLICIES:
+        raise SandboxUnavailable(f"unknown sandbox policy {policy!r} (one of: {', '.join(POLICIES)})")
+    bwrap = None
+    if policy != "none":
+        found = shutil.which("bwrap")
+        if found is None:
+            if policy == "bwrap":
+                raise SandboxUnavailable("--sandbox bwrap: bubblewrap is not installed "
+                                         "(apt-get install bubblewrap)")
+        else:
+            failure = _bwrap_failure(found)
+            if failure is not None:
+                raise SandboxUnavailable(f"bubblewrap is installed but cannot make a sandbox here "
+                                         f"({failure}); fix: {BWRAP_FIX}")
+            bwrap = found
+    helper = helper_path()
+    cgroups = cgroup_setup()
+    abi = landlock_abi() if helper else 0
+    own_uid = os.geteuid() == 0
+    # Without a cgroup nothing would count shared memory: the program gets none. Without
+    # a PID namespace, an own uid or Landlock's signal scope, it could signal verify.
+    signals_exposed = bwrap is None and not own_uid and abi < LANDLOCK_SIGNAL_SCOPE
+    filter_path = seccomp.filter_file(block_kill_of=os.getpid() if signals_exposed else None,
+                                      block_shared_memory=cgroups is None) if seccomp.available() else None
+    return Isolation(policy=policy, bwrap=bwrap, helper=helper, cgroups=cgroups, seccomp=filter_path,
+                     landlock_abi=abi, own_uid=own_uid)
+
+
+def policy_from_environment() -> str:
+    word = os.environ.get("VERIFY_SANDBOX", "").strip().lower()
+    if word not in _POLICY_WORDS:
+        raise SandboxUnavailable(f"VERIFY_SANDBOX={word!r}: expected one of {', '.join(POLICIES)}")
+    return _POLICY_WORDS[word]
+
+
+_lock = threading.Lock()
+_current: Isolation | None = None
+
+
+def configure(policy: str | None = None) -> Isolation:
+    """Choose the isolation of every run of this process (None: from VERIFY_SANDBOX)."""
+    global _current
+    chosen = resolve(policy or policy_from_environment())
+    with _lock:
+        _current = chosen
+    return chosen
+
+
+def current() -> Isolation:
+    """The configured isolation; configured from VERIFY_SANDBOX on first use."""
+    if _current is None:
+        with _lock:
+            if _current is None:
+                return _configure_locked()
+    assert _current is not None
+    return _current
+
+
+def _configure_locked() -> Isolation:
+    global _current
+    _current = resolve(policy_from_environment())
+    return _current
+
+
+def reset() -> None:
+    """Forget the configured isolation (tests switch policies with configure())."""
+    global _current
+    with _lock:
+        _current = None

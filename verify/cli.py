@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from verify import challenges
+from verify.cli_options import sandbox_option
 from verify.errors import VerifyError
 
 
@@ -76,6 +77,7 @@ def _limit_options(function):
 @click.option("--case", "cases", multiple=True, metavar="PATTERN",
               help="Only the cases whose name matches (shell pattern, e.g. 'one-row-*'; repeatable).")
 @_limit_options
+@sandbox_option
 def check(entries, jobs, output_format, testcases, cases, **limits) -> None:
     """Run each ENTRY (an entry folder) on its contest's test cases and its own demo.
 
@@ -96,6 +98,7 @@ def check(entries, jobs, output_format, testcases, cases, **limits) -> None:
               default="table", show_default=True)
 @click.option("--fresh", is_flag=True, help="Re-run every check (ignore cached results).")
 @_limit_options
+@sandbox_option
 def rank(challenge, submissions, testcases, jobs, output_format, fresh, **limits) -> None:
     """Leaderboard of the code-golf entries under --submissions (of CHALLENGE, or all).
 
@@ -110,6 +113,7 @@ def rank(challenge, submissions, testcases, jobs, output_format, fresh, **limits
 @click.argument("languages", nargs=-1)
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
+@sandbox_option
 def langs(languages, output_format) -> None:
     """List the languages, found or missing, with their versions, after a self-test."""
     from verify import commands

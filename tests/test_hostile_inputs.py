@@ -334,6 +334,17 @@ def test_a_1000_by_1000_demo_map_is_checked(tmp_path):
         done.stdout.decode()
 
 
+def test_a_case_too_long_for_an_argument_is_a_judge_error_not_a_crash(tmp_path):
+    from verify.judging import judge_run
+    folder = desert_entry(tmp_path, "args", demo=big_map(400), extra='input = "args"\n')
+    entry = load_entry(folder)
+    (case,) = DESERT.entry_cases(entry.options, folder)
+    verdict = judge_run(entry, case).verdict
+    assert (verdict.status.value, verdict.message) == (
+        "judge error", "the case is 156.6 KiB, more than one command-line argument can hold (128 KiB): "
+                       "an entry reading it needs input = \"stdin\"")
+
+
 def test_a_map_of_nines_lists_a_bounded_number_of_violations(tmp_path):
     path = tmp_path / "nines.txt"
     path.write_bytes(big_map(1000, b"9"))

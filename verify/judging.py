@@ -125,6 +125,9 @@ def judge_run(entry: Entry, case: TestCase, limits: Limits = Limits()) -> CaseRe
         case = input_for(entry.options, case)
     if entry.input == "args":
         stdin, args = b"", (case.args or (case.input.decode("utf-8", "replace"),))
+        too_long = _argument_too_long(args)
+        if too_long is not None:
+            return CaseResult(entry.label, case.name, Verdict(Status.JUDGE_ERROR, too_long))
     else:
         stdin, args = case.input, ()
     try:
@@ -136,9 +139,25 @@ def judge_run(entry: Entry, case: TestCase, limits: Limits = Limits()) -> CaseRe
         return CaseResult(entry.label, case.name, Verdict(Status.JUDGE_ERROR, str(error)))
     except VerifyError as error:
         return CaseResult(entry.label, case.name, Verdict(Status.JUDGE_ERROR, str(error)))
+    except OSError as error:        # the program could not be started at all: not the entry's fault
+        return CaseResult(entry.label, case.name, Verdict(
+            Status.JUDGE_ERROR, f"cannot start the program: {error.strerror or error}"))
     verdict = run_verdict(result, judge, limits)
     return CaseResult(entry.label, case.name, verdict, time=result.wall_time, memory=result.peak_memory,
                       cpu_time=result.cpu_time, isolation=result.isolation, stdout_bytes=result.stdout_bytes)
+
+
+MAX_ARGUMENT_BYTES = 128 << 10
+"""The longest single command-line argument Linux passes (MAX_ARG_STRLEN)."""
+
+
+def _argument_too_long(args: tuple[str, ...]) -> str | None:
+    """Why the case cannot be given as arguments (``input = "args"``), or None."""
+    longest = max((len(arg.encode("utf-8", "surrogateescape")) for arg in args), default=0)
+    if longest < MAX_ARGUMENT_BYTES:
+        return None
+    return (f"the case is {_size(longest)}, more than one command-line argument can hold "
+            f"({_size(MAX_ARGUMENT_BYTES)}): an entry reading it needs input = \"stdin\"")
 
 
 def _last_line(text: str) -> str:

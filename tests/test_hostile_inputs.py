@@ -410,19 +410,25 @@ def test_judge_desert_endless_output_is_streamed_and_rejected():
 
 
 def test_judge_desert_streams_a_large_output_in_bounded_memory(tmp_path):
-    """96 MiB of output (whitespace: read, never accepted) judged with far less memory."""
-    output = tmp_path / "out.txt"
-    with output.open("wb") as file:
-        for _ in range(96):
-            file.write(b" \n" * (1 << 19))
-    code = ("import resource, sys\ntry:\n    from verify.cli import run\n    run()\nfinally:\n"
-            "    sys.stderr.write('maxrss %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
-    done = subprocess.run([sys.executable, "-c", code, "judge", "desert", str(SPEC_MAP), str(output)],
-                          capture_output=True, timeout=TIMEOUT, cwd=REPO,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert done.returncode == 1 and b"the output ends with no winning attempt" in done.stdout
-    peak_kib = int(done.stderr.decode().split("maxrss ")[1])
-    assert peak_kib < 96 << 10
+    """96 MiB of output (whitespace: read, never accepted) judged in the memory a tiny
+    output takes (plus a little): what grows with the output is never kept. Compared
+    with the tiny output's peak, not a fixed figure, since the judge's fixed cost (a
+    first compilation of the fast kernel, say) varies from machine to machine."""
+    def peak_kib(size_mib: float) -> int:
+        output = tmp_path / f"out{size_mib}.txt"
+        with output.open("wb") as file:
+            for _ in range(int(size_mib * 16)):
+                file.write(b" \n" * (1 << 15))
+        code = ("import resource, sys\ntry:\n    from verify.cli import run\n    run()\nfinally:\n"
+                "    sys.stderr.write('maxrss %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+        done = subprocess.run([sys.executable, "-c", code, "judge", "desert", str(SPEC_MAP), str(output)],
+                              capture_output=True, timeout=TIMEOUT, cwd=REPO,
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert done.returncode == 1 and b"the output ends with no winning attempt" in done.stdout
+        return int(done.stderr.decode().split("maxrss ")[1])
+    peak_kib(0.0625)                          # (warms whatever the judge compiles once)
+    tiny, large = peak_kib(0.0625), peak_kib(96)
+    assert large - tiny < 16 << 10, (tiny, large)
 
 
 def test_judge_arrows_endless_output_is_streamed_and_rejected():

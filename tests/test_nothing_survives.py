@@ -512,7 +512,8 @@ def test_the_sandbox_names_its_folder_with_the_owner_tag(monkeypatch):
         monkeypatch.setenv("VERIFY_SANDBOX", "none")
         _clear_caches()
         before = reaper.tracked()
-        with Sandbox(entry) as box:
+        from verify.runner.isolation import resolve
+        with Sandbox(entry, isolation=resolve("none")) as box:
             assert box.temp is not None and box.temp.name.startswith(reaper.run_folder_prefix())
             assert reaper.tracked() == before + 1
         assert reaper.tracked() == before

@@ -3,11 +3,11 @@
     python tests/benchmarks/bench_runner.py [--repeat N]
 
 1. Overhead: the same program run N times by a bare ``subprocess.run`` and by
-   ``run_program`` (with a streaming consumer), with bubblewrap (with and without the
-   sandbox built ahead during the previous run: VERIFY_AHEAD=off) and without it
-   (VERIFY_SANDBOX=none). Interleaved, the "ahead" runs find their sandbox ready (it
-   was built during the previous round): the best case; back to back, a run may wait
-   for the rest of its set-up. Two programs: a C "hello" (the fixed cost of a run, in ms)
+   ``run_program`` (with a streaming consumer), in each isolation mode (MODES: with and
+   without bubblewrap, with a cgroup per run or rlimits only, and the sandbox built ahead
+   during the previous run, which needs bubblewrap without cgroups). Interleaved, the
+   "ahead" runs find their sandbox ready (it was built during the previous round): the
+   best case. Two programs: a C "hello" (the fixed cost of a run, in ms)
    and the reference desert entry on two real cases (a typical judged run of about
    0.1 s, and a long one of about 1 s, in %).
    Medians are compared (the machine is shared: means are noisy).
@@ -31,7 +31,19 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "fixtures"))
 
-from verify.runner import Limits, Program, prepare, run_program, sandbox  # noqa: E402
+from verify.runner import Limits, Program, isolation, prepare, run_program  # noqa: E402
+
+# (policy, cgroups, built ahead): "ahead" needs bubblewrap and no cgroup per run
+MODES = ["bwrap+cgroup", "bwrap+rlimits", "bwrap+rlimits+ahead", "none+cgroup", "none+rlimits"]
+
+
+def use_mode(mode: str) -> str:
+    """Configure the runner for `mode`; its isolation name."""
+    policy, accounting, *ahead = mode.split("+")
+    os.environ["VERIFY_CGROUP"] = "on" if accounting == "cgroup" else "off"
+    os.environ["VERIFY_AHEAD"] = "on" if ahead else "off"
+    chosen = isolation.configure(policy)
+    return chosen.name + (" (ahead)" if ahead else "")
 
 
 def overhead(program: Program, stdin: bytes, repeat: int, label: str) -> None:
@@ -48,26 +60,18 @@ def overhead(program: Program, stdin: bytes, repeat: int, label: str) -> None:
         result = run_program(program, stdin=stdin, on_stdout=lambda chunk: None)
         assert result.exit_code == 0, result.stderr_tail
 
-    modes = ["bubblewrap", "bubblewrap, not ahead", "none"] if sandbox.bwrap_path() else ["none"]
+    modes = MODES
     samples: dict[str, list[float]] = {"bare": [], **{m: [] for m in modes}}
     names = {}
     for round_number in range(repeat + 1):
         for mode in ["bare", *modes]:
-            if mode == "none":
-                os.environ["VERIFY_SANDBOX"] = "none"
-            else:
-                os.environ.pop("VERIFY_SANDBOX", None)
-            # "not ahead": no sandbox built during the previous run (VERIFY_AHEAD=off)
-            os.environ["VERIFY_AHEAD"] = "off" if mode.endswith("not ahead") else "on"
-            sandbox.bwrap_path.cache_clear()
-            names[mode] = sandbox.isolation_name() + (" (not ahead)" if mode.endswith("not ahead") else "")
+            if mode != "bare":
+                names[mode] = use_mode(mode)
             start = time.perf_counter()
             bare() if mode == "bare" else harness()
             if round_number:  # round 0 warms the caches (artefact, verify-init, page cache)
                 samples[mode].append(time.perf_counter() - start)
-    os.environ.pop("VERIFY_SANDBOX", None)
-    os.environ.pop("VERIFY_AHEAD", None)
-    sandbox.bwrap_path.cache_clear()
+    isolation.reset()
     base = statistics.median(samples["bare"])
     for mode in modes:
         ours = statistics.median(samples[mode])
@@ -164,13 +168,14 @@ def session_round_trips(exchanges: int = 20000) -> None:
                 session.exchange(b"hello there\n", 10)
             session_rate = exchanges / (time.perf_counter() - start)
     print(f"  raw pipe {raw_rate:,.0f} exchanges/s, Session {session_rate:,.0f}/s"
-          f" (ratio {session_rate / raw_rate:.2f}; isolation {sandbox.isolation_name()})")
+          f" (ratio {session_rate / raw_rate:.2f}; isolation {isolation.current().name})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--runs", type=int, default=8)
+    parser.add_argument("--overhead-only", action="store_true", help="Only section 1.")
     options = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     print("1. overhead per run (median of %d)" % options.repeat)
@@ -179,6 +184,9 @@ def main() -> None:
         hello = Path(folder) / "hello.c"
         hello.write_text('#include <stdio.h>\nint main(void){puts("hello");return 0;}\n')
         overhead(Program("c", hello), b"", options.repeat, "C hello (fixed cost)")
+        burn = Path(folder) / "burn.py"
+        burn.write_text("import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end:\n    pass\n")
+        overhead(Program("python", burn), b"", max(5, options.repeat // 2), "Python, 0.3 s of CPU")
     reference = REPO / "submissions" / "desert" / "reference" / "desert.py"
     case = (REPO / "testcases" / "desert" / "generated-seed110.txt").read_bytes()
     overhead(Program("python", reference), case, max(5, options.repeat // 2),
@@ -186,6 +194,8 @@ def main() -> None:
     long_case = (REPO / "testcases" / "desert" / "one-row-26.txt").read_bytes()
     overhead(Program("python", reference), long_case, max(5, options.repeat // 4),
              "desert reference, one-row-26")
+    if options.overhead_only:
+        return
     print("2. parallel check")
     parallel(options.runs)
     print("3. parallel check of the real desert entries (verify check's engine)")

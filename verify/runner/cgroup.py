@@ -234,20 +234,8 @@ class RunCgroup:
 
 
 def remove_group_folder(folder: Path, timeout: float = 5.0) -> None:
-    """rmdir a group once its last processes have left it (they take a moment)."""
-    pause = 0.0002
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            folder.rmdir()
-            return
-        except FileNotFoundError:
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                return
-            time.sleep(pause)
-            pause = min(pause * 2, 0.01)
+    """rmdir a group once its last processes have left it (any still inside are killed)."""
+    reaper.empty_and_remove_cgroup(folder, timeout)
 
 
 def create_run_cgroup(memory: int, processes: int) -> RunCgroup | None:

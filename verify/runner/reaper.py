@@ -147,7 +147,7 @@ def remove_stale(folders: Iterable[Path], cgroup_parents: Iterable[Path] = ()) -
             except OSError:
                 continue
             if _stale_tag(entry.name, (_CGROUP,)) is not None:
-                _empty_and_remove_cgroup(Path(entry.path))
+                empty_and_remove_cgroup(Path(entry.path))
 
 
 def _entries(folder: Path | str) -> list[os.DirEntry]:
@@ -165,7 +165,7 @@ def _cgroup_members(folder: Path) -> list[int]:
         return []
 
 
-def _empty_and_remove_cgroup(folder: Path, timeout: float = CGROUP_KILL_TIMEOUT) -> None:
+def empty_and_remove_cgroup(folder: Path, timeout: float = CGROUP_KILL_TIMEOUT) -> None:
     """SIGKILL every process in the cgroup until none is left (bounded), then rmdir it."""
     try:                                    # v2, Linux 5.14+: the kernel kills them all
         kill = os.open(folder / "cgroup.kill", os.O_WRONLY | os.O_CLOEXEC)   # (never created)

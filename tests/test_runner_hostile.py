@@ -291,3 +291,16 @@ def test_without_bubblewrap_or_own_uid_verify_init_still_kills_escaped_children(
     assert result.stdout == b"parent done\n" and result.exit_code == 0
     assert living_processes_mentioning(str(private)) == []
     private.rmdir()
+
+
+def test_a_program_cannot_reach_the_judge(mode):
+    """It cannot signal verify, read verify's environment, write the compile cache, or
+    write the channel verify-init reports on; its kill(-1) reaches only its own run."""
+    from verify.runner.paths import cache_root
+    cache_root().mkdir(parents=True, exist_ok=True)
+    result, _ = run_hostile("attack_judge", "python", "attack.py", str(os.getpid()), str(cache_root()))
+    lines = result.stdout.decode().splitlines()
+    assert all(not line.endswith("DONE") for line in lines), lines
+    assert "signal-judge denied" in lines and "read-environ denied" in lines
+    assert "write-cache denied" in lines
+    assert not (cache_root() / "planted").exists()

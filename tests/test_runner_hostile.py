@@ -304,3 +304,20 @@ def test_a_program_cannot_reach_the_judge(mode):
     assert "signal-judge denied" in lines and "read-environ denied" in lines
     assert "write-cache denied" in lines
     assert not (cache_root() / "planted").exists()
+
+
+def test_a_build_runs_sandboxed_and_cannot_read_host_secrets(mode):
+    """The compiler runs as the run's fresh uid: /etc/shadow is not readable to it."""
+    with pytest.raises(CompileError) as caught:
+        run_program(Program("c", HOSTILE / "compile_incbin" / "steal.c"), limits=LIMITS)
+    secret = Path("/etc/shadow").read_bytes()[:16] if os.geteuid() == 0 else b"root:"
+    assert secret not in caught.value.log.encode()
+    assert "Permission denied" in caught.value.log or "No such file" in caught.value.log
+
+
+def test_a_flag_that_runs_a_program_is_refused_before_any_build(tmp_path):
+    from verify.runner import FlagError
+    source = HOSTILE / "segfault_c" / "crash.c"
+    with pytest.raises(FlagError) as caught:
+        run_program(Program("c", source, flags=("-wrapper", "/bin/sh,-c,touch /tmp/owned")), limits=LIMITS)
+    assert "'-wrapper'" in str(caught.value) and not Path("/tmp/owned").exists()

@@ -115,7 +115,7 @@ class DesertChallenge(Challenge):
             if case.meta.get("more_trivial"):
                 more = f" (and more than {len(trivial) - 1} more)"
             problem = f"the demo map is trivial: {trivial[0]}{more}"
-        # replayed on a worker thread: the runner reads the entry's next chunk meanwhile (issue 6)
+        # replayed on a worker thread: the runner reads the entry's next chunk meanwhile
         return ConcurrentJudge(DesertJudge(desert, options.notation, options.order, options.deaths,
                                            problem=problem))
 

@@ -15,7 +15,7 @@ class DesertJudge:
 
     def __init__(self, desert: DesertMap, notation: Notation = STANDARD, order: str = "moves-first",
                  deaths: str = "turns", problem: str | None = None, fast: bool = True):
-        # the fast path (issue 6): a compiled kernel replays the bulk of the turns when it can
+        # the fast path: a compiled kernel replays the bulk of the turns when it can
         # read the notation; ``fast=False`` judges on the exact path alone (same verdicts)
         from verify.challenges.desert.kernel import make_transcript  # numpy: only once judging
         self.map = desert

@@ -156,18 +156,11 @@ def configure(policy: str | None = None) -> Isolation:
 
 def current() -> Isolation:
     """The configured isolation; configured from VERIFY_SANDBOX on first use."""
-    if _current is None:
-        with _lock:
-            if _current is None:
-                return _configure_locked()
-    assert _current is not None
-    return _current
-
-
-def _configure_locked() -> Isolation:
     global _current
-    _current = resolve(policy_from_environment())
-    return _current
+    with _lock:
+        if _current is None:
+            _current = resolve(policy_from_environment())
+        return _current
 
 
 def reset() -> None:

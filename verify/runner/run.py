@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import collections
-import math
 import fcntl
+import math
 import os
 import selectors
 import signal
@@ -100,6 +100,7 @@ def execute(command, *, workdir: Path, readonly: Sequence[Path] = (), limits: Li
         key = (tuple(base), str(workdir), tuple(map(str, readonly)), limits, memory_kind, memory_extra,
                tuple(sorted((env or {}).items())), copy_workdir, isolation)
         signature = warm.folder_signature(workdir)
+
     def build_next() -> None:
         try:
             for _ in range(warm.missing(key)):

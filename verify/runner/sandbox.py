@@ -23,6 +23,7 @@ import secrets
 import select
 import shutil
 import signal
+import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Sequence
 
 from verify.runner import reaper
-from verify.runner.cgroup import RunCgroup, cgroup_parents, create_run_cgroup
+from verify.runner.cgroup import RunCgroup, cgroup_parents, create_run_cgroup, remove_group_folder
 from verify.runner.isolation import Isolation, current
 from verify.runner.limits import FILE_SIZE_LIMIT, OPEN_FILES_LIMIT, Limits, prlimit_argv
 from verify.runner.paths import cache_root
@@ -132,6 +133,7 @@ class Sandbox:
     _report_write: int | None = None
     _swept: bool = False
     _info_read: int | None = None                  # bwrap --info-fd: the PID namespace's init
+    _init_pid: int | None = None                   # (its pid, once read from there)
     _info_write: int | None = None
     _bind_workdir_from: Path | None = None         # what bubblewrap shows at `workdir`
     _workdir_layout: list[list[str]] | None = None # the folder rebuilt in a tmpfs (see _tmpfs_layout)
@@ -236,7 +238,7 @@ class Sandbox:
                 except OSError:
                     continue                       # unreadable: the program cannot see it either
                 info = os.fstat(fd)
-                if not _is_regular(info.st_mode):
+                if not stat.S_ISREG(info.st_mode):
                     os.close(fd)                   # a FIFO, socket or device: not copied
                     continue
                 self._file_fds.append(fd)
@@ -441,12 +443,7 @@ class Sandbox:
         if self.cgroup is not None:
             self.cgroup.kill_all()
         elif self.uid is not None and init is None:
-            deadline = time.monotonic() + 5.0
-            while time.monotonic() < deadline:  # a forking process may spawn while we sweep
-                pids = processes_of_uid(self.uid)
-                if not pids:
-                    return
-                _kill_and_wait(pids)
+            _sweep_uid(self.uid, timeout=5.0)
 
     def _namespace_init(self) -> int | None:
         if self._info_read is None:
@@ -459,7 +456,7 @@ class Sandbox:
         pid = info.get("child-pid") if isinstance(info, dict) else None
         if isinstance(pid, int):
             self._init_pid = pid
-        return getattr(self, "_init_pid", None)
+        return self._init_pid
 
     def abort(self) -> None:
         """From a signal handler while another thread may be driving the run: kill every
@@ -467,8 +464,7 @@ class Sandbox:
         thread, or a Popen it is in, may hold their numbers; cgroup.remove() closes the
         cgroup's) and without trusting _swept (the driving thread may have set it before
         killing anything)."""
-        from verify.runner.cgroup import remove_group_folder
-        init = getattr(self, "_init_pid", None)
+        init = self._init_pid
         if init is None and self._info_read is not None and not self._swept:
             try:
                 init = self._namespace_init()
@@ -482,12 +478,7 @@ class Sandbox:
             for folder in list(cgroup.folders.values()):
                 remove_group_folder(folder, timeout=0.5)    # (an open cgroup.procs does not stop rmdir)
         if self.uid is not None:
-            deadline = time.monotonic() + 1.0
-            while time.monotonic() < deadline:      # a forking process may spawn while we sweep
-                pids = processes_of_uid(self.uid)
-                if not pids:
-                    break
-                _kill_and_wait(pids, timeout=max(0.01, deadline - time.monotonic()))
+            _sweep_uid(self.uid, timeout=1.0)
         temp = self.temp
         if temp is not None:
             shutil.rmtree(temp, ignore_errors=True)
@@ -510,11 +501,6 @@ class Sandbox:
         if self._token is not None:
             reaper.untrack(self._token)
             self._token = None
-
-
-def _is_regular(mode: int) -> bool:
-    import stat
-    return stat.S_ISREG(mode)
 
 
 def _processes_of_current_user() -> int:
@@ -567,6 +553,16 @@ def _kill_and_wait(pids: list[int], timeout: float = 5.0) -> None:
         if pids:
             time.sleep(pause)
             pause = min(pause * 2, 0.02)
+
+
+def _sweep_uid(uid: int, timeout: float) -> None:
+    """Kill every process of `uid` until none is left (a forking one may spawn meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pids = processes_of_uid(uid)
+        if not pids:
+            return
+        _kill_and_wait(pids, timeout=max(0.01, deadline - time.monotonic()))
 
 
 def processes_of_uid(uid: int) -> list[int]:

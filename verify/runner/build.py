@@ -13,13 +13,13 @@ import hashlib
 import json
 import os
 import shutil
-import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
 from verify.errors import VerifyError
+from verify.files import MAX_SOURCE_BYTES, FileRefused, read_entry_file
 from verify.runner import artefacts, reaper
 from verify.runner.flags import check_flags
 from verify.runner.languages import Language, expand, get_language, java_main_class
@@ -29,7 +29,6 @@ from verify.runner.sandbox import is_system_path
 
 COMPILE_LIMITS = Limits(wall_time=60.0, cpu_time=60.0, memory=2 << 30, output=1 << 20, processes=256)
 LOG_TAIL = 4000
-MAX_SOURCE_BYTES = 1 << 20
 
 
 class CompileError(VerifyError):
@@ -100,18 +99,12 @@ def prepare(program: Program) -> Prepared:
 
 
 def _read_source(path: Path) -> bytes:
-    """The source's bytes: a regular file of at most MAX_SOURCE_BYTES, never a FIFO or device."""
+    """The source's bytes: a regular file (not a FIFO, a device, or a link out of its
+    folder) of at most MAX_SOURCE_BYTES; else one line (FileRefused)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as error:
-        raise VerifyError(f"cannot read source {path}: {error.strerror}") from None
-    with os.fdopen(fd, "rb") as source:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise VerifyError(f"source {path} is not a regular file")
-        data = source.read(MAX_SOURCE_BYTES + 1)
-    if len(data) > MAX_SOURCE_BYTES:
-        raise VerifyError(f"source {path} is larger than {MAX_SOURCE_BYTES >> 20} MiB")
-    return data
+        return read_entry_file(path.parent, path.name, MAX_SOURCE_BYTES)
+    except FileRefused as error:
+        raise FileRefused(f"source in {path.parent}: {error}") from None
 
 
 def _tool_prefixes(tools: dict[str, str]) -> list[Path]:

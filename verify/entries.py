@@ -3,7 +3,7 @@
 ``load_entry(path)`` reads and validates entry.toml; every problem is one line
 naming the field (EntryError). Everything in the folder is hostile: files are read
 through :mod:`verify.files` (bounded, confined to the folder). The contest's own
-table (``[desert]``...) is handed to ``CHALLENGE.parse_options``.
+table (``[desert]``...) is handed to the contest's ``parse_options``.
 """
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from verify import challenges
-from verify.challenges.base import Challenge
+from verify.challenges.contract import Contest
 from verify.errors import EntryError, VerifyError, quoted
-from verify.files import (MAX_ENTRY_TOML_BYTES, MAX_SOURCE_BYTES, FileRefused, check_entry_file, read_entry_file,
-                          scan_entry_folder)
-from verify.runner import Program, get_language
+from verify.files import MAX_ENTRY_TOML_BYTES, FileRefused, read_entry_file, scan_entry_folder
+from verify.programs import entry_program
+from verify.runner import Program
 
 ENTRY_FILE = "entry.toml"
 INPUT_MODES = ("stdin", "args")
@@ -32,10 +32,8 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
 class Entry:
     name: str
     folder: Path
-    challenge: Challenge
-    language: str | None
-    source: Path | None
-    flags: tuple[str, ...] = ()
+    challenge: Contest
+    program: Program | None           # the program run on the cases (code golf); None: the contest's roles
     input: str = "stdin"
     author: str = ""
     description: str = ""
@@ -48,10 +46,16 @@ class Entry:
         return f"{self.challenge.name}/{self.folder.name}"
 
     @property
-    def program(self) -> Program | None:
-        if self.language is None or self.source is None:
-            return None
-        return Program(self.language, self.source, self.flags, self.folder)
+    def language(self) -> str | None:
+        return self.program.language if self.program else None
+
+    @property
+    def source(self) -> Path | None:
+        return self.program.source if self.program else None
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        return self.program.flags if self.program else ()
 
 
 def entry_label(path: Path) -> str:
@@ -103,10 +107,6 @@ def load_entry(path: Path | str) -> Entry:
     name = data.get("name", folder.name)
     if not name.strip():
         raise EntryError(label, "name", "empty")
-    flags = data.get("flags", [])
-    for flag in flags:
-        if not isinstance(flag, str):
-            raise EntryError(label, "flags", f"expected a list of strings, found {_type_name(flag)}")
     input_mode = data.get("input", "stdin")
     if input_mode not in INPUT_MODES:
         raise EntryError(label, "input", f"expected \"stdin\" or \"args\", not {quoted(input_mode)}")
@@ -115,23 +115,18 @@ def load_entry(path: Path | str) -> Entry:
     if (language is None) != (source is None):
         missing = "source" if source is None else "language"
         raise EntryError(label, missing, "missing (language and source go together)")
-    source_path = None
+    program = None
     if language is not None:
-        try:
-            get_language(language)
-        except VerifyError as error:
-            raise EntryError(label, "language", str(error)) from None
-        source_path = _source_file(label, "source", folder, source)
-    elif challenge.scoring == "bytes":
+        program = entry_program(label, "", language, source, data.get("flags", []), folder)
+    elif challenge.needs_program():
         raise EntryError(label, "language", "missing (a code-golf entry needs language and source)")
 
     options = _contest_options(label, challenge, data.get(challenge_name, {}), folder)
-    return Entry(name=name, folder=folder, challenge=challenge, language=language, source=source_path,
-                 flags=tuple(flags), input=input_mode, author=data.get("author", ""),
-                 description=data.get("description", ""), options=options, raw=data)
+    return Entry(name=name, folder=folder, challenge=challenge, program=program, input=input_mode,
+                 author=data.get("author", ""), description=data.get("description", ""), options=options, raw=data)
 
 
-def _contest_options(label: str, challenge: Challenge, table: dict[str, Any], folder: Path) -> Any:
+def _contest_options(label: str, challenge: Contest, table: dict[str, Any], folder: Path) -> Any:
     """The contest's own table, checked by the contest; a failure of its code on a hostile
     table is still one EntryError line naming the table."""
     try:
@@ -142,15 +137,6 @@ def _contest_options(label: str, challenge: Challenge, table: dict[str, Any], fo
         raise EntryError(label, challenge.name, "nests lists or tables too deeply") from None
     except Exception as error:
         raise EntryError(label, challenge.name, f"cannot be read ({type(error).__name__})") from None
-
-
-def _source_file(label: str, field: str, folder: Path, name: str) -> Path:
-    """The path of a program's source named by an entry: a regular file inside the folder,
-    at most ``MAX_SOURCE_BYTES``; else an EntryError naming ``field``."""
-    try:
-        return check_entry_file(folder, name, MAX_SOURCE_BYTES)
-    except FileRefused as error:
-        raise EntryError(label, field, str(error)) from None
 
 
 def _read_toml(label: str, folder: Path) -> dict[str, Any]:

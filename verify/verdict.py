@@ -52,12 +52,16 @@ class Verdict:
     def accepted(self) -> bool:
         return self.status is Status.ACCEPTED
 
+    def summary(self) -> str:
+        """The verdict in one short line: ``"time limit: still running after 2 s (wall time)"``."""
+        return f"{self.status}: {self.message}" if self.message else str(self.status)
+
     @classmethod
-    def accept(cls, message: str = "", **stats: Any) -> "Verdict":
+    def accept(cls, message: str = "", **stats: Any) -> Verdict:
         return cls(Status.ACCEPTED, message, stats=dict(stats))
 
     @classmethod
-    def wrong(cls, message: str, detail: str = "", **stats: Any) -> "Verdict":
+    def wrong(cls, message: str, detail: str = "", **stats: Any) -> Verdict:
         return cls(Status.WRONG, message, detail, stats=dict(stats))
 
     def to_dict(self) -> dict[str, Any]:
@@ -68,3 +72,19 @@ class Verdict:
             "warnings": list(self.warnings),
             "stats": dict(self.stats),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Verdict:
+        """The inverse of :meth:`to_dict`; a ValueError names what does not fit."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a verdict is an object, not {type(data).__name__}")
+        try:
+            status = Status(data["status"])
+        except (KeyError, ValueError):
+            raise ValueError(f"unknown verdict status {str(data.get('status'))[:40]!r}") from None
+        message, detail = data.get("message", ""), data.get("detail", "")
+        warnings, stats = data.get("warnings", []), data.get("stats", {})
+        if not (isinstance(message, str) and isinstance(detail, str) and isinstance(stats, dict)
+                and isinstance(warnings, list) and all(isinstance(w, str) for w in warnings)):
+            raise ValueError("a verdict's message, detail, warnings or stats has the wrong type")
+        return cls(status, message, detail, list(warnings), dict(stats))

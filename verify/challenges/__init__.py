@@ -1,27 +1,145 @@
-"""The contests. Each is a subpackage exposing ``CHALLENGE``; adding one is adding a folder."""
+"""The contests, found in three places (see docs/contests.md):
+
+- built in: each subpackage of this package exposes ``CHALLENGE``;
+- installed: a package declares ``<name> = "package.module:CHALLENGE"`` in the
+  entry-point group ``verify.challenges``;
+- a folder: ``--contest-path DIR`` or ``$VERIFY_CONTEST_PATH`` (folders separated
+  by ``:``), where DIR is a contest package (``__init__.py`` exposing ``CHALLENGE``)
+  or a folder of such packages.
+
+A contest is loaded only when it is asked for; its name must be unique.
+"""
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import pkgutil
-from functools import cache
-from types import ModuleType
+import re
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from importlib.metadata import entry_points
+from pathlib import Path
 
-from verify.challenges.base import Challenge, StreamJudge, TestCase
+from verify.challenges.contract import Contest
 from verify.errors import VerifyError
 
-__all__ = ["Challenge", "StreamJudge", "TestCase", "get", "names", "module"]
+__all__ = ["Contest", "add", "add_contest_path", "get", "names", "reset"]
+
+ENTRY_POINT_GROUP = "verify.challenges"
+PATH_VARIABLE = "VERIFY_CONTEST_PATH"
+_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+_lock = threading.RLock()
+_loaders: dict[str, Callable[[], Contest]] | None = None
+_loaded: dict[str, Contest] = {}
+_paths: list[Path] = []
 
 
-@cache
+def _builtin_loader(name: str) -> Callable[[], Contest]:
+    return lambda: importlib.import_module(f"{__name__}.{name}").CHALLENGE
+
+
+def _folder_loader(folder: Path) -> Callable[[], Contest]:
+    def load() -> Contest:
+        module_name = f"verify_contest_{re.sub(r'[^A-Za-z0-9_]', '_', folder.name)}"
+        spec = importlib.util.spec_from_file_location(module_name, folder / "__init__.py",
+                                                      submodule_search_locations=[str(folder)])
+        if spec is None or spec.loader is None:
+            raise VerifyError(f"contest folder {str(folder)!r} cannot be imported")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as error:
+            del sys.modules[module_name]
+            raise VerifyError(f"contest folder {str(folder)!r} failed to load: {type(error).__name__}: {error}") from None
+        return getattr(module, "CHALLENGE", None)  # type: ignore[no-any-return]
+    return load
+
+
+def _contest_folders(paths: Iterable[Path]) -> list[Path]:
+    found = []
+    for path in paths:
+        if not path.is_dir():
+            raise VerifyError(f"contest path {str(path)!r} is not a folder")
+        if (path / "__init__.py").is_file():
+            found.append(path)
+        else:
+            found.extend(sorted(p for p in path.iterdir() if (p / "__init__.py").is_file()))
+    return found
+
+
+def _discover() -> dict[str, Callable[[], Contest]]:
+    loaders: dict[str, Callable[[], Contest]] = {}
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:
+            loaders[module.name] = _builtin_loader(module.name)
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name not in loaders:
+            loaders[point.name] = point.load
+    variable = [Path(p) for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]
+    for folder in _contest_folders([*_paths, *variable]):
+        loaders.setdefault(folder.name, _folder_loader(folder))
+    return loaders
+
+
+def _all_loaders() -> dict[str, Callable[[], Contest]]:
+    global _loaders
+    with _lock:
+        if _loaders is None:
+            _loaders = _discover()
+        return _loaders
+
+
 def names() -> tuple[str, ...]:
-    return tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg))
+    """Every contest's name, sorted (nothing is imported)."""
+    return tuple(sorted(_all_loaders()))
 
 
-def module(name: str) -> ModuleType:
-    if name not in names():
-        raise VerifyError(f"unknown challenge {name!r} (known: {', '.join(names())})")
-    return importlib.import_module(f"{__name__}.{name}")
+def get(name: str) -> Contest:
+    """The contest called ``name``; VerifyError when there is none or it does not load."""
+    with _lock:
+        if name in _loaded:
+            return _loaded[name]
+        loader = _all_loaders().get(name)
+        if loader is None:
+            raise VerifyError(f"unknown challenge {name!r} (known: {', '.join(names())})")
+        try:
+            contest = loader()
+        except VerifyError:
+            raise
+        except Exception as error:
+            raise VerifyError(f"contest {name!r} failed to load: {type(error).__name__}: {error}") from None
+        if not isinstance(contest, Contest):
+            raise VerifyError(f"contest {name!r} does not provide a verify Contest (its CHALLENGE)")
+        if contest.name != name or not _NAME.fullmatch(contest.name):
+            raise VerifyError(f"contest {name!r} calls itself {contest.name!r} (a name is lowercase letters, "
+                              "digits, - and _, and matches its folder or entry point)")
+        _loaded[name] = contest
+        return contest
 
 
-def get(name: str) -> Challenge:
-    return module(name).CHALLENGE
+def add_contest_path(path: Path) -> None:
+    """Also look for contests in ``path`` (``--contest-path``)."""
+    with _lock:
+        _paths.append(Path(path))
+        reset(keep_paths=True)
+
+
+def add(contest: Contest) -> None:
+    """Make ``contest`` known by its name (tests, and programs embedding verify)."""
+    with _lock:
+        _all_loaders()[contest.name] = lambda: contest
+        _loaded.pop(contest.name, None)
+
+
+def reset(keep_paths: bool = False) -> None:
+    """Forget what was discovered (and, unless ``keep_paths``, the added contest paths)."""
+    global _loaders
+    with _lock:
+        _loaders = None
+        _loaded.clear()
+        if not keep_paths:
+            _paths.clear()

@@ -6,6 +6,9 @@ source bytes). Flags are checked against the language's allow-list (flags.toml) 
 The compiler runs in a sandbox like any run, in a private build folder; what it made
 is then copied into the cache by verify itself (artefacts.py), with a manifest of
 digests checked before every use.
+
+A `Prepared` program also knows how to start a run of itself: in a sandbox of its
+own (`Prepared.sandbox`), through `process.spawn` (`Prepared.start`).
 """
 from __future__ import annotations
 
@@ -14,18 +17,20 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from verify.errors import VerifyError
 from verify.files import MAX_SOURCE_BYTES, FileRefused, read_entry_file
 from verify.runner import artefacts, reaper
 from verify.runner.flags import check_flags
+from verify.runner.isolation import Isolation, current
 from verify.runner.languages import Language, expand, get_language, java_main_class
 from verify.runner.limits import Limits
 from verify.runner.paths import cache_root
-from verify.runner.sandbox import is_system_path
+from verify.runner.process import RunResult, Started, run_command, spawn
+from verify.runner.sandbox import Sandbox, is_system_path
 
 COMPILE_LIMITS = Limits(wall_time=60.0, cpu_time=60.0, memory=2 << 30, output=1 << 20, processes=256)
 LOG_TAIL = 4000
@@ -34,7 +39,7 @@ LOG_TAIL = 4000
 class CompileError(VerifyError):
     """The compiler rejected the source; ``log`` holds (the tail of) what it said."""
 
-    def __init__(self, message: str, log: str = ""):
+    def __init__(self, message: str, log: str = "") -> None:
         super().__init__(message)
         self.log = log
 
@@ -57,6 +62,10 @@ class Program:
         return self.workdir or self.source.parent
 
 
+def _as_is(path: Path) -> Path:
+    return path
+
+
 @dataclass(frozen=True)
 class Prepared:
     """A program ready to run: its language resolved, its artefact built."""
@@ -68,12 +77,24 @@ class Prepared:
     main_class: str = "Main"
     readonly: tuple[Path, ...] = field(default=())
 
-    def argv(self, args: Sequence[str], limits: Limits, path=lambda p: p) -> list[str]:
-        """The command line, with paths as the sandbox shows them (`path`)."""
+    def argv(self, args: Sequence[str], limits: Limits, path: Callable[[Path], Path] = _as_is) -> list[str]:
+        """The command line, with paths as the sandbox shows them (`path`: as they are)."""
         values = {**self.tools, "source": str(path(self.program.source)),
                   "build": str(path(self.build)) if self.build else "",
                   "class": self.main_class, "memory_mb": str(limits.memory_mb)}
         return expand(self.language.run, values, {"flags": self.program.flags, "args": list(args)})
+
+    def sandbox(self, isolation: Isolation, *, wait_for_go: bool = False) -> Sandbox:
+        """A sandbox for one run of it (to be entered): its folder copied, its artefact
+        and tools visible. wait_for_go: built ahead, the program waits for Sandbox.go()."""
+        return Sandbox(self.program.folder, readonly=list(self.readonly),
+                       artefacts=(self.build,) if self.build is not None else (),
+                       wait_for_go=wait_for_go, isolation=isolation)
+
+    def start(self, sandbox: Sandbox, args: Sequence[str], limits: Limits) -> Started:
+        """Start a run of it with `args` in `sandbox` (entered, from `Prepared.sandbox`)."""
+        return spawn(sandbox, self.argv(args, limits, sandbox.path), limits, memory_kind=self.language.memory,
+                     memory_extra=self.language.memory_extra, env=self.language.env)
 
 
 def _digest(language: Language, tools: dict[str, str], program: Program, source: bytes) -> str:
@@ -81,8 +102,9 @@ def _digest(language: Language, tools: dict[str, str], program: Program, source:
     return hashlib.sha256(key + b"\0" + source).hexdigest()[:32]
 
 
-def prepare(program: Program) -> Prepared:
-    """Resolve the language's tools and build the artefact (cached). Raises CompileError,
+def prepare(program: Program, *, isolation: Isolation | None = None) -> Prepared:
+    """Resolve the language's tools and build the artefact (cached); a compiler runs in a
+    sandbox of `isolation` (None: the configured one). Raises CompileError,
     MissingInterpreter, FlagError, or VerifyError (unknown language, unreadable source)."""
     language = get_language(program.language)
     check_flags(language.key, program.flags, program.folder)
@@ -94,7 +116,8 @@ def prepare(program: Program) -> Prepared:
         return Prepared(program, language, tools, None, main_class, readonly)
     build = cache_root() / language.key / _digest(language, tools, program, source)
     if not artefacts.is_intact(build):
-        _compile(program, language, tools, source, main_class, build)
+        _compile(program, language, tools, source, main_class, build,
+                 isolation if isolation is not None else current())
     return Prepared(program, language, tools, build, main_class, readonly + (build,))
 
 
@@ -113,14 +136,11 @@ def _tool_prefixes(tools: dict[str, str]) -> list[Path]:
 
 
 def _compile(program: Program, language: Language, tools: dict[str, str], source: bytes,
-             main_class: str, build: Path) -> None:
+             main_class: str, build: Path, isolation: Isolation) -> None:
     """Build in a private folder, as the sandbox of a run (fresh uid, no capabilities, only
     that folder writable, no network, limits); then copy what it made into the cache,
     which no build or run can write."""
-    from verify.runner.run import execute  # run imports build: import here to stay acyclic
-    from verify.runner.sandbox import temp_root
-
-    staging = Path(tempfile.mkdtemp(prefix=reaper.build_folder_prefix(), dir=temp_root()))
+    staging = Path(tempfile.mkdtemp(prefix=reaper.build_folder_prefix(), dir=isolation.temp_root))
     try:
         os.chmod(staging, 0o755)
         work = staging / "build"
@@ -131,9 +151,9 @@ def _compile(program: Program, language: Language, tools: dict[str, str], source
         values = {**tools, "source": str(work / source_name), "build": str(work),
                   "class": main_class, "memory_mb": str(COMPILE_LIMITS.memory_mb)}
         argv = expand(language.compile, values, {"flags": program.flags, "args": []})
-        result = execute(argv, workdir=work, readonly=language.extra_bind_paths() + _tool_prefixes(tools),
-                         limits=COMPILE_LIMITS, memory_kind="data",
-                         env={**language.env, "HOME": os.path.expanduser("~")}, copy_workdir=False)
+        result = run_command(argv, workdir=work, readonly=language.extra_bind_paths() + _tool_prefixes(tools),
+                             limits=COMPILE_LIMITS, isolation=isolation, memory_kind="data",
+                             env={**language.env, "HOME": os.path.expanduser("~")}, copy_workdir=False)
         if result.exit_code != 0 or result.limit is not None:
             raise _compile_error(program, source_name, work, result)
         (work / source_name).unlink(missing_ok=True)
@@ -142,7 +162,7 @@ def _compile(program: Program, language: Language, tools: dict[str, str], source
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _compile_error(program: Program, source_name: str, work: Path, result) -> CompileError:
+def _compile_error(program: Program, source_name: str, work: Path, result: RunResult) -> CompileError:
     if result.limit == "time":
         return CompileError(f"{program.source.name}: the compiler ran out of time "
                             f"(limit {COMPILE_LIMITS.wall_time:g} s)", result.stderr_tail)

@@ -44,6 +44,11 @@ class CgroupSetup:
     def name(self) -> str:
         return f"cgroup {self.version}"
 
+    @property
+    def parent_folders(self) -> list[Path]:
+        """The folders where per-run groups are made (and where a killed verify may have left some)."""
+        return [parent for _, parent in self.parents]
+
 
 @dataclass(frozen=True)
 class CgroupUsage:
@@ -54,17 +59,13 @@ class CgroupUsage:
 
 
 def cgroups_wanted() -> bool:
+    """Whether runs should get a cgroup where the machine allows one (not VERIFY_CGROUP=off)."""
     return os.environ.get("VERIFY_CGROUP", "").lower() not in ("off", "0", "no", "none")
-
-
-def cgroup_setup() -> CgroupSetup | None:
-    """This machine's per-run cgroup set-up, or None when none can be made here (or
-    VERIFY_CGROUP=off)."""
-    return probed_setup() if cgroups_wanted() else None
 
 
 @cache
 def probed_setup() -> CgroupSetup | None:
+    """This machine's per-run cgroup set-up, or None when none can be made here."""
     try:
         mounts = Path("/proc/self/mountinfo").read_text().splitlines()
         memberships = Path("/proc/self/cgroup").read_text().splitlines()
@@ -82,8 +83,8 @@ def probed_setup() -> CgroupSetup | None:
                     v1_roots.setdefault(controller, fields[4])
         elif fstype == "cgroup2" and v2_root is None:
             v2_root = fields[4]
-    candidates = []
-    v1_parents = {}
+    candidates: list[CgroupSetup] = []
+    v1_parents: dict[str, Path] = {}
     for line in memberships:
         _, controllers, path = line.split(":", 2)
         for controller in controllers.split(","):
@@ -114,13 +115,13 @@ def _probe(setup: CgroupSetup) -> bool:
 class RunCgroup:
     """One run's group(s): limits, membership descriptors, usage, kill, removal."""
 
-    def __init__(self, setup: CgroupSetup, folders: dict[str, Path]):
+    def __init__(self, setup: CgroupSetup, folders: dict[str, Path]) -> None:
         self.setup = setup
         self.folders = folders          # controller ("memory", "pids", "cpuacct" or "unified") -> folder
         self.procs_fds: list[int] = []
 
     @classmethod
-    def create(cls, setup: CgroupSetup, memory: int, processes: int) -> "RunCgroup":
+    def create(cls, setup: CgroupSetup, memory: int, processes: int) -> RunCgroup:
         name = reaper.cgroup_name_prefix() + os.urandom(4).hex()
         group = cls(setup, {})
         try:
@@ -238,17 +239,10 @@ def remove_group_folder(folder: Path, timeout: float = 5.0) -> None:
     reaper.empty_and_remove_cgroup(folder, timeout)
 
 
-def create_run_cgroup(memory: int, processes: int) -> RunCgroup | None:
-    setup = cgroup_setup()
-    if setup is None:
-        return None
+def create_run_cgroup(setup: CgroupSetup, memory: int, processes: int) -> RunCgroup | None:
+    """A new group for one run under `setup`; None when it cannot be made (the run then
+    goes without one, and its accounting says so)."""
     try:
         return RunCgroup.create(setup, memory, processes)
     except OSError:
         return None
-
-
-def cgroup_parents() -> list[Path]:
-    """The folders where stale per-run groups of a killed verify may be left."""
-    setup = cgroup_setup()
-    return [parent for _, parent in setup.parents] if setup else []

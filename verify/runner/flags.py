@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from verify.errors import VerifyError
 
@@ -182,8 +183,8 @@ def _rule(key: str, name: str, spec: Any, letter: bool) -> _Rule:
     path = spec.get("path")
     if path is not None and path not in _PATH_KINDS:
         raise _bad(key, where, f"path: expected one of {', '.join(_PATH_KINDS)}")
-    common = dict(values=values, path=path, path_list=bool(spec.get("path_list", False)),
-                  note=str(spec.get("note", "")))
+    path_list = bool(spec.get("path_list", False))
+    note = str(spec.get("note", ""))
     if letter:
         if len(name) != 1:
             raise _bad(key, where, "a letter is one character")
@@ -194,7 +195,8 @@ def _rule(key: str, name: str, spec: Any, letter: bool) -> _Rule:
             raise _bad(key, where, "take = \"optional\" needs a value regex")
         if take != "none" and not values and not path:
             raise _bad(key, where, "a letter taking a value needs `value` or `path`")
-        return _Rule(name, take=take, show=str(spec.get("show", f"-{name}")), **common)
+        return _Rule(name, take=take, show=str(spec.get("show", f"-{name}")),
+                     values=values, path=path, path_list=path_list, note=note)
     forms = tuple(spec.get("forms", ["bare"]))
     if not forms or any(form not in _FORMS for form in forms):
         raise _bad(key, where, f"forms: expected some of {', '.join(_FORMS)}")
@@ -203,7 +205,7 @@ def _rule(key: str, name: str, spec: Any, letter: bool) -> _Rule:
     if forms != ("bare",) and not values and not path and "alias" not in spec:
         raise _bad(key, where, "a flag taking a value needs `value` or `path`")
     return _Rule(name, forms=forms, alias=spec.get("alias"), dashes=bool(spec.get("dashes", False)),
-                 show=str(spec.get("show", name)), **common)
+                 show=str(spec.get("show", name)), values=values, path=path, path_list=path_list, note=note)
 
 
 @cache

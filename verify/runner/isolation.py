@@ -10,6 +10,11 @@ Policy (`--sandbox`, else `VERIFY_SANDBOX`, else auto):
 Whatever the policy, a run also gets what the machine allows: a cgroup per run (memory,
 processes and CPU counted by the kernel), a seccomp filter, Landlock, and a fresh uid
 when verify is root. `Isolation.name` says exactly which, and every result carries it.
+
+An `Isolation` holds everything a run's isolation depends on, resolved once (from the
+policy, the machine and the environment). `run_program`, `prepare` and `Session` take
+one as their `isolation` keyword; without it they use the configured one (`current()`).
+Given one, nothing below reads the environment again to decide how a run is isolated.
 """
 from __future__ import annotations
 
@@ -18,11 +23,14 @@ import os
 import shutil
 import subprocess
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from verify.errors import VerifyError
-from verify.runner.cgroup import CgroupSetup, cgroup_setup
+from verify.runner import seccomp
+from verify.runner.cgroup import CgroupSetup, cgroups_wanted, probed_setup
+from verify.runner.helper import helper_path
+from verify.runner.paths import default_temp_root
 
 POLICIES = ("auto", "bwrap", "none")
 LANDLOCK_SIGNAL_SCOPE = 6        # the Landlock ABI from which a program cannot signal outside its run
@@ -43,6 +51,8 @@ class Isolation:
     seccomp: Path | None             # the seccomp filter file, when libseccomp is there
     landlock_abi: int                # the kernel's Landlock version (0: none)
     own_uid: bool                    # runs get a fresh uid (verify is root)
+    temp_root: Path = field(default_factory=default_temp_root)   # where runs get their private folder
+    setpriv: str | None = field(default_factory=lambda: shutil.which("setpriv"))   # without verify-init
 
     @property
     def sandboxed(self) -> bool:
@@ -102,10 +112,9 @@ BWRAP_FIX = ("allow unprivileged user namespaces (sysctl -w kernel.apparmor_rest
              "or choose --sandbox none to run without bubblewrap")
 
 
-def resolve(policy: str) -> Isolation:
-    """The isolation `policy` gives here; SandboxUnavailable when it cannot be had."""
-    from verify.runner import seccomp
-    from verify.runner.helper import helper_path
+def resolve(policy: str, *, cgroups: bool | None = None) -> Isolation:
+    """The isolation `policy` gives here; SandboxUnavailable when it cannot be had.
+    `cgroups`: a cgroup per run where the machine allows one (None: unless VERIFY_CGROUP=off)."""
     if policy not in POLICIES:
         raise SandboxUnavailable(f"unknown sandbox policy {policy!r} (one of: {', '.join(POLICIES)})")
     bwrap = None
@@ -122,16 +131,17 @@ def resolve(policy: str) -> Isolation:
                                          f"({failure}); fix: {BWRAP_FIX}")
             bwrap = found
     helper = helper_path()
-    cgroups = cgroup_setup()
+    cgroup_setup = probed_setup() if (cgroups_wanted() if cgroups is None else cgroups) else None
     abi = landlock_abi() if helper else 0
     own_uid = os.geteuid() == 0
     # Without a cgroup nothing would count shared memory: the program gets none. Without
     # a PID namespace, an own uid or Landlock's signal scope, it could signal verify.
     signals_exposed = bwrap is None and not own_uid and abi < LANDLOCK_SIGNAL_SCOPE
     filter_path = seccomp.filter_file(block_kill_of=os.getpid() if signals_exposed else None,
-                                      block_shared_memory=cgroups is None) if seccomp.available() else None
-    return Isolation(policy=policy, bwrap=bwrap, helper=helper, cgroups=cgroups, seccomp=filter_path,
-                     landlock_abi=abi, own_uid=own_uid)
+                                      block_shared_memory=cgroup_setup is None) if seccomp.available() else None
+    return Isolation(policy=policy, bwrap=bwrap, helper=helper, cgroups=cgroup_setup, seccomp=filter_path,
+                     landlock_abi=abi, own_uid=own_uid, temp_root=default_temp_root(),
+                     setpriv=shutil.which("setpriv"))
 
 
 def policy_from_environment() -> str:
@@ -168,3 +178,8 @@ def reset() -> None:
     global _current
     with _lock:
         _current = None
+
+
+def isolation_name() -> str:
+    """The configured isolation's name (what every result of this process reports)."""
+    return current().name

@@ -5,10 +5,11 @@ import os
 import re
 import shutil
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from verify.errors import VerifyError
 
@@ -126,14 +127,15 @@ def _language(key: str, table: dict[str, Any]) -> Language:
     for required in ("name", "extensions", "run", "version", "selftest"):
         if required not in table:
             raise VerifyError(f"{TABLE_PATH.name}: [{key}]: missing field {required!r}")
-    tuples = {f: _as_tuple(table[f], key, f) for f in
-              ("extensions", "interpreter", "compiler", "compile", "run", "version", "extra_binds")
-              if f in table}
-    scalars = {f: table[f] for f in ("name", "source_name", "version_stdin", "memory", "memory_extra", "selftest")
-               if f in table}
-    if scalars.get("memory", "data") not in ("data", "as"):
+    # the fields present, by name (the table's values, of the types the fields declare)
+    present: dict[str, Any] = {f: _as_tuple(table[f], key, f) for f in
+                               ("extensions", "interpreter", "compiler", "compile", "run", "version", "extra_binds")
+                               if f in table}
+    present.update((f, table[f]) for f in ("name", "source_name", "version_stdin", "memory", "memory_extra",
+                                           "selftest") if f in table)
+    if present.get("memory", "data") not in ("data", "as"):
         raise VerifyError(f"{TABLE_PATH.name}: [{key}] memory: expected \"data\" or \"as\"")
-    return Language(key=key, env=dict(table.get("env", {})), **tuples, **scalars)
+    return Language(key=key, env=dict(table.get("env", {})), **present)
 
 
 @cache

@@ -2,15 +2,18 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class Limits:
+    """The limits of one run. The field defaults are verify's defaults, the single source
+    of them: a command line reads them from here (``Limits.output``, ``DEFAULT_LIMITS``)."""
+
     wall_time: float = 10.0       # seconds, enforced by the parent (kill on expiry)
     cpu_time: float = 10.0        # seconds, RLIMIT_CPU per process plus a check of the total
     memory: int = 1 << 30         # bytes: RLIMIT_DATA (or AS) per process, and peak RSS checked after
-    output: int = 64 << 20        # stdout bytes; the run is stopped when it prints more
+    output: int = 1 << 30         # stdout bytes; the run is stopped when it prints more
     processes: int = 64           # RLIMIT_NPROC for the sandbox's own uid (see docs/runner.md)
 
     def __post_init__(self) -> None:
@@ -18,13 +21,12 @@ class Limits:
             if getattr(self, name) <= 0:
                 raise ValueError(f"limit {name} must be positive, not {getattr(self, name)!r}")
 
-    def scaled(self, **changes: float | int) -> "Limits":
-        return replace(self, **changes)
-
     @property
     def memory_mb(self) -> int:
         return max(16, self.memory >> 20)
 
+
+DEFAULT_LIMITS = Limits()
 
 # Files the program writes (in its folder copy or /tmp) are bounded too, so that a
 # program cannot fill the disk instead of its stdout.

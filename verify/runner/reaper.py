@@ -37,8 +37,8 @@ import stat
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 CGROUP_KILL_TIMEOUT = 2.0     # seconds spent emptying one stale cgroup
 ABORT_TIMEOUT = 3.0           # seconds abort_all waits for the aborts it started
@@ -205,14 +205,14 @@ def remove_stale_once(folders: Iterable[Path], cgroup_parents: Iterable[Path] = 
     """``remove_stale``, at most once per folder and per cgroup parent in this process
     (the first sandbox calls it; later ones pay one set lookup). A thread arriving while
     it runs waits for it. Never raises."""
-    folders = [str(f) for f in folders]
+    folder_names = [str(f) for f in folders]
     parents = [str(p) for p in cgroup_parents]
-    keys = [("f:" + f) for f in folders] + [("c:" + p) for p in parents]
+    keys = [("f:" + f) for f in folder_names] + [("c:" + p) for p in parents]
     if all(key in _stale_done for key in keys):
         return
     with _stale_lock:
-        _roots.update(folders)
-        todo_folders = [f for f in folders if "f:" + f not in _stale_done]
+        _roots.update(folder_names)
+        todo_folders = [f for f in folder_names if "f:" + f not in _stale_done]
         todo_parents = [p for p in parents if "c:" + p not in _stale_done]
         try:
             remove_stale([Path(f) for f in todo_folders], [Path(p) for p in todo_parents])

@@ -1,12 +1,14 @@
 """Where one program runs: its private folder, its command line, and its end.
 
-One Sandbox per run (and per build). The isolation it applies is the process's
-`Isolation` (isolation.py): bubblewrap when in force, and always what the machine
-allows of a cgroup per run, seccomp, Landlock and a fresh uid.
+One Sandbox per run (and per build). The isolation it applies is the `Isolation` it is
+given (isolation.py; the configured one by default): bubblewrap when in force, and what
+the machine allows of a cgroup per run, seccomp, Landlock and a fresh uid. It reads
+nothing else of the environment.
 
 - A private copy of the entry's folder: under bubblewrap rebuilt inside a size-bounded
   tmpfs of the sandbox (nothing on the host), else copied into a `verify-run-*`
-  folder removed at the end (and by the next verify if this one is killed).
+  folder (in the isolation's `temp_root`) removed at the end (and by the next verify
+  if this one is killed).
 - As root, the program runs as a fresh unprivileged uid drawn at random for this run.
 - verify-init (init_helper.c) is the last step before the program: it joins the run's
   cgroup, sets the rlimits, switches uid, confines the program with Landlock and (without
@@ -26,16 +28,15 @@ import signal
 import stat
 import tempfile
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Sequence
 
 from verify.runner import reaper
-from verify.runner.cgroup import RunCgroup, cgroup_parents, create_run_cgroup, remove_group_folder
+from verify.runner.cgroup import RunCgroup, create_run_cgroup, remove_group_folder
 from verify.runner.isolation import Isolation, current
 from verify.runner.limits import FILE_SIZE_LIMIT, OPEN_FILES_LIMIT, Limits, prlimit_argv
-from verify.runner.paths import cache_root
 
 # Read-only system folders visible in the sandbox (those that exist).
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
@@ -44,7 +45,8 @@ UID_RANGE = (1 << 20, 1 << 30)   # far above any uid a system hands out
 TMPFS_SIZE = 256 << 20           # /tmp, /dev/shm and the entry's folder: each a tmpfs of this size
 WORKDIR_MAX_FILES = 256          # beyond that (or WORKDIR_MAX_BYTES), the folder is copied instead
 WORKDIR_MAX_BYTES = 64 << 20
-NPROC_SLACK = 8                  # RLIMIT_NPROC above pids.max (which counts verify-init too): the cgroup must refuse first
+NPROC_SLACK = 8                  # RLIMIT_NPROC above pids.max (which counts verify-init too):
+                                 # the cgroup must refuse first
 WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
 
 
@@ -52,25 +54,10 @@ def running_as_root() -> bool:
     return os.geteuid() == 0
 
 
-def isolation_name() -> str:
-    return current().name
-
-
-def temp_root() -> str | None:
-    """Where runs get their private folder: $VERIFY_TMPDIR, else /dev/shm (a tmpfs: creating
-    and removing a folder per run there costs a fraction of what it costs on a disk),
-    else the system's temporary folder."""
-    chosen = os.environ.get("VERIFY_TMPDIR")
-    if chosen:
-        return chosen
-    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
-        return "/dev/shm"
-    return None
-
-
-def remove_stale_runs() -> None:
-    """Folders and cgroups left by a verify that was killed (once per process)."""
-    reaper.remove_stale_once([Path(temp_root() or tempfile.gettempdir())], cgroup_parents())
+def remove_stale_runs(isolation: Isolation) -> None:
+    """Folders and cgroups left by a verify that was killed (once per place and process)."""
+    reaper.remove_stale_once([isolation.temp_root],
+                             isolation.cgroups.parent_folders if isolation.cgroups is not None else [])
 
 
 @cache
@@ -107,7 +94,7 @@ def _parent_dirs(paths: tuple[str, ...]) -> list[str]:
 
 
 def _parents(path: str) -> list[str]:
-    found = []
+    found: list[str] = []
     while True:
         path = os.path.dirname(path)
         if path in ("/", ""):
@@ -121,6 +108,7 @@ class Sandbox:
 
     workdir: Path                                  # the entry's folder (copied, then shown at this path)
     readonly: Sequence[Path] = ()                  # more folders/files the program needs (artefacts, toolchains)
+    artefacts: Sequence[Path] = ()                 # those of `readonly` in verify's private compile cache
     copy_workdir: bool = True                      # False: a build binds its (private) build folder as is
     wait_for_go: bool = False                      # built ahead of time: verify-init waits for go()
     isolation: Isolation = field(default_factory=current)
@@ -136,17 +124,17 @@ class Sandbox:
     _init_pid: int | None = None                   # (its pid, once read from there)
     _info_write: int | None = None
     _bind_workdir_from: Path | None = None         # what bubblewrap shows at `workdir`
-    _workdir_layout: list[list[str]] | None = None # the folder rebuilt in a tmpfs (see _tmpfs_layout)
+    _workdir_layout: list[list[str]] | None = None  # the folder rebuilt in a tmpfs (see _tmpfs_layout)
     _file_fds: list[int] = field(default_factory=list)
     _seccomp_fd: int | None = None
     _go_read: int | None = None
     _go_write: int | None = None
     _token: int | None = None
 
-    def __enter__(self) -> "Sandbox":
-        remove_stale_runs()
+    def __enter__(self) -> Sandbox:
         isolation = self.isolation
-        drop_uid = isolation.own_uid and bool(isolation.helper or not isolation.bwrap or shutil.which("setpriv"))
+        remove_stale_runs(isolation)
+        drop_uid = isolation.own_uid and bool(isolation.helper or not isolation.bwrap or isolation.setpriv)
         self.uid = secrets.randbelow(UID_RANGE[1] - UID_RANGE[0]) + UID_RANGE[0] if drop_uid else None
         self._token = reaper.track(self.abort)
         try:
@@ -176,7 +164,7 @@ class Sandbox:
             if self._workdir_layout is not None:
                 self.visible_workdir = self.workdir
                 return                     # nothing of this run on the host's file systems
-        self.temp = Path(tempfile.mkdtemp(prefix=reaper.run_folder_prefix(), dir=temp_root()))
+        self.temp = Path(tempfile.mkdtemp(prefix=reaper.run_folder_prefix(), dir=self.isolation.temp_root))
         if self.copy_workdir:
             copy = self.temp / "work"
             shutil.copytree(self.workdir, copy, symlinks=True, copy_function=shutil.copy)
@@ -196,9 +184,9 @@ class Sandbox:
         self._path_map[self.workdir] = source_of_workdir
         if self.uid is not None:
             # Without a mount namespace the program sees real paths: artefacts
-            # under our (private) home are copied where its uid can read them.
+            # in our (private) compile cache are copied where its uid can read them.
             for index, path in enumerate(self.readonly):
-                if _under(path, cache_root()) and path.is_dir():
+                if path in self.artefacts and path.is_dir():
                     target = self.temp / f"ro{index}"
                     shutil.copytree(path, target, symlinks=True)
                     self._path_map[path] = target
@@ -232,7 +220,8 @@ class Sandbox:
                     layout.append(["--symlink", os.readlink(path), path])
                     continue
                 if len(self._file_fds) >= WORKDIR_MAX_FILES:
-                    return self._drop_layout()
+                    self._drop_layout()
+                    return None
                 try:
                     fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
                 except OSError:
@@ -244,7 +233,8 @@ class Sandbox:
                 self._file_fds.append(fd)
                 total += info.st_size
                 if total > WORKDIR_MAX_BYTES:
-                    return self._drop_layout()
+                    self._drop_layout()
+                    return None
                 mode = "0777" if info.st_mode & 0o111 else "0666"
                 layout.append(["--perms", mode, "--file", str(fd), path])
         return layout
@@ -253,7 +243,6 @@ class Sandbox:
         for fd in self._file_fds:
             os.close(fd)
         self._file_fds = []
-        return None
 
     def path(self, path: Path) -> Path:
         """Where the program sees `path` (the same path under bubblewrap)."""
@@ -274,7 +263,8 @@ class Sandbox:
         helper = isolation.helper if self._report_write is not None else None
         if helper:
             prefix: list[str] = []
-            self.cgroup = create_run_cgroup(limits.memory, processes + 1) if isolation.cgroups else None
+            self.cgroup = (create_run_cgroup(isolation.cgroups, limits.memory, processes + 1)
+                           if isolation.cgroups is not None else None)
             inner = [helper, *self._helper_options(limits, memory_kind, memory_extra, processes), "--"]
         else:
             nproc = processes + 1 if self.uid is not None else (
@@ -282,7 +272,7 @@ class Sandbox:
             prefix = prlimit_argv(limits, memory_kind, nproc, memory_extra)
             inner = []
             if isolation.bwrap and self.uid is not None:
-                inner = [shutil.which("setpriv") or "setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
+                inner = [isolation.setpriv or "setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
                          "--clear-groups", "--no-new-privs", "--"]
         if not isolation.bwrap:
             return [*prefix, *inner, *argv]
@@ -399,6 +389,13 @@ class Sandbox:
             os.close(self._go_write)
             self._go_write = None
 
+    def close_go(self) -> None:
+        """Never let a sandbox built ahead of time start: verify-init exits (125) without
+        running anything."""
+        if self._go_write is not None:
+            os.close(self._go_write)
+            self._go_write = None
+
     def read_report(self) -> tuple[float, int, int] | None:
         """(cpu seconds, peak RSS bytes, wait status) of the program, as verify-init saw them."""
         if self.report_fd is None:
@@ -419,9 +416,9 @@ class Sandbox:
             return self.uid
         return None
 
-    def environment(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+    def environment(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
         """The program's whole environment: fixed (nothing of verify's own), plus the language's."""
-        private_tmp = self.isolation.bwrap or (self.uid is not None and self.report_fd is not None)
+        private_tmp = bool(self.isolation.bwrap) or (self.uid is not None and self.report_fd is not None)
         tmp = "/tmp" if private_tmp else str(self.temp / "tmp") if self.temp else "/tmp"
         env = {"PATH": SANDBOX_PATH, "HOME": "/tmp" if self.isolation.bwrap else str(self.visible_workdir),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": tmp}

@@ -48,13 +48,18 @@ off (``available()`` is False, ``filter_file()`` is None). See docs/seccomp.md.
 """
 from __future__ import annotations
 
+import ctypes
 import errno
 import hashlib
 import os
 import tempfile
+import termios
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from verify.runner.paths import cache_root
 
 # -- what is blocked ---------------------------------------------------------------------
 
@@ -131,11 +136,7 @@ FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
 
 def _ioctl_numbers() -> tuple[int, int]:
     """TIOCSTI and TIOCLINUX of this architecture (they differ on mips, powerpc, sparc)."""
-    try:
-        import termios
-        return termios.TIOCSTI, getattr(termios, "TIOCLINUX", 0x541C)
-    except (ImportError, AttributeError):
-        return 0x5412, 0x541C
+    return getattr(termios, "TIOCSTI", 0x5412), getattr(termios, "TIOCLINUX", 0x541C)
 
 
 # -- libseccomp ---------------------------------------------------------------------------
@@ -144,8 +145,13 @@ class SeccompUnavailable(RuntimeError):
     """libseccomp (or a Python binding of it) cannot be loaded here."""
 
 
+# pyseccomp (and Debian's seccomp) come without type information: a loaded binding is
+# used through its attributes (Arch, Attr, SyscallFilter, resolve_syscall...), as Any.
+Binding = Any
+
+
 @cache
-def _binding():
+def _binding() -> ModuleType | None:
     """pyseccomp, else Debian's `seccomp`; None when neither loads (pyseccomp raises
     RuntimeError at import when libseccomp.so is missing)."""
     for name in ("pyseccomp", "seccomp"):
@@ -156,7 +162,7 @@ def _binding():
     return None
 
 
-def _require():
+def _require() -> Binding:
     binding = _binding()
     if binding is None:
         raise SeccompUnavailable("libseccomp cannot be loaded (pip install pyseccomp; libseccomp2)")
@@ -166,7 +172,6 @@ def _require():
 @cache
 def libseccomp_version() -> str | None:
     """"2.5.4", from libseccomp's own seccomp_version()."""
-    import ctypes
     binding = _binding()
     if binding is None:
         return None
@@ -198,7 +203,7 @@ class Plan(NamedTuple):
     absent: tuple[str, ...]                  # names of ours unknown to this libseccomp/architecture
 
 
-def _number(binding, name: str) -> int | None:
+def _number(binding: Binding, name: str) -> int | None:
     try:
         number = binding.resolve_syscall(binding.Arch.NATIVE, name)
     except (ValueError, OSError):
@@ -206,11 +211,11 @@ def _number(binding, name: str) -> int | None:
     return number if isinstance(number, int) and number >= 0 else None   # <0: unknown or not on this arch
 
 
-def _is_s390(binding) -> bool:
+def _is_s390(binding: Binding) -> bool:
     return binding.system_arch() in (getattr(binding.Arch, "S390", -1), getattr(binding.Arch, "S390X", -1))
 
 
-def _clone_flags_argument(binding) -> int:
+def _clone_flags_argument(binding: Binding) -> int:
     """clone's flags are its first argument, except on s390 (the stack comes first)."""
     return 1 if _is_s390(binding) else 0
 
@@ -228,7 +233,8 @@ def _personality_rules() -> list[tuple[tuple[int, int, int], ...]]:
         free |= value
     other = LOW32 & ~free
     bits = [1 << b for b in range(32) if other >> b & 1]
-    rules = [((0, bit | bits[(i + 1) % len(bits)], bit),) for i, bit in enumerate(bits)]
+    rules: list[tuple[tuple[int, int, int], ...]] = [((0, bit | bits[(i + 1) % len(bits)], bit),)
+                                                      for i, bit in enumerate(bits)]
     rules += [((0, other | flag, other),) for flag in (1 << b for b in range(32) if free >> b & 1)]
     return rules
 
@@ -344,7 +350,6 @@ def filter_file(*, block_kill_of: int | None = None, block_shared_memory: bool =
     libseccomp cannot be loaded (or VERIFY_SECCOMP=off): then no filter is in force."""
     if _disabled() or _binding() is None:
         return None
-    from verify.runner.build import cache_root
     code = filter_bytes(block_kill_of=block_kill_of, block_shared_memory=block_shared_memory)
     folder = cache_root() / "seccomp"
     path = folder / f"{hashlib.sha256(code).hexdigest()[:24]}.bpf"

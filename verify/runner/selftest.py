@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from verify.runner.limits import Limits
 from verify.runner.run import run_program
 
 SELFTEST_INPUT = b"hello\n"
+SELFTEST_LIMITS = Limits(wall_time=60, cpu_time=30)
 
 
 @dataclass
@@ -39,7 +41,7 @@ def probe_version(language: Language, tools: dict[str, str]) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
-def check_language(language: Language, limits: Limits = Limits(wall_time=60, cpu_time=30)) -> LanguageStatus:
+def check_language(language: Language, limits: Limits = SELFTEST_LIMITS) -> LanguageStatus:
     status = LanguageStatus(language.key, language.name, False)
     try:
         tools = language.tools()
@@ -66,7 +68,7 @@ def check_language(language: Language, limits: Limits = Limits(wall_time=60, cpu
         status.selftest = "ok"
     else:
         why = result.stderr_tail.strip().splitlines()[-1:] or [f"exit {result.exit_code}, signal {result.signal}"]
-        status.selftest = f"echo test failed: printed {result.stdout[:40]!r}; {why[0][:120]}"
+        status.selftest = f"echo test failed: printed {(result.stdout or b'')[:40]!r}; {why[0][:120]}"
     return status
 
 
@@ -76,6 +78,5 @@ def check_languages(keys: list[str] | None = None) -> list[LanguageStatus]:
     unknown = [k for k in chosen if k not in table]
     if unknown:
         raise VerifyError(f"unknown language {unknown[0]!r} (known: {', '.join(sorted(table))})")
-    from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=4) as pool:
         return list(pool.map(lambda key: check_language(table[key]), chosen))

@@ -1,26 +1,28 @@
-"""One persistent interactive process: write a request, read one line back."""
+"""One persistent interactive process: write a request, read one line back.
+
+Started like any run (`Prepared.sandbox`, `Prepared.start`: process.spawn), then
+spoken to line by line until it is closed.
+"""
 from __future__ import annotations
 
 import os
 import select
 import subprocess
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from verify.errors import VerifyError
 from verify.runner.build import Program, prepare
-from verify.runner.limits import Limits
-from verify.runner.isolation import current
-from verify.runner.run import _kill_group
+from verify.runner.isolation import Isolation, current
+from verify.runner.limits import DEFAULT_LIMITS, Limits
+from verify.runner.process import STDERR_TAIL, kill_group
 from verify.runner.sandbox import Sandbox
-
-STDERR_TAIL = 2048
 
 
 class SessionError(VerifyError):
     """The interactive program failed; ``reason`` is "timeout", "eof", "crash" or "output"."""
 
-    def __init__(self, reason: str, message: str, stderr_tail: str = ""):
+    def __init__(self, reason: str, message: str, stderr_tail: str = "") -> None:
         super().__init__(message)
         self.reason = reason
         self.stderr_tail = stderr_tail
@@ -30,39 +32,37 @@ class Session:
     """A program kept running between exchanges (maze solvers in persistent mode).
 
     The limits apply to the whole session: cpu_time and memory as rlimits, wall_time
-    as the session's total lifetime, output as the longest line accepted.
+    as the session's total lifetime, output as the longest line accepted. It runs under
+    `isolation` (None: the configured one); `.isolation` is that isolation's name.
+    Started by `with Session(...) as session:` (or `__enter__()`), ended by `close()`.
     """
 
-    def __init__(self, program: Program, limits: Limits = Limits(), args: Sequence[str] = ()) -> None:
+    def __init__(self, program: Program, limits: Limits = DEFAULT_LIMITS, args: Sequence[str] = (), *,
+                 isolation: Isolation | None = None) -> None:
         self.program = program
         self.limits = limits
         self.args = tuple(args)
-        self.isolation = current().name
-        self._process: subprocess.Popen | None = None
+        self._isolation = isolation if isolation is not None else current()
+        self.isolation = self._isolation.name
+        self._process: subprocess.Popen[bytes] | None = None
         self._sandbox: Sandbox | None = None
         self._buffer = bytearray()
         self._stderr = bytearray()
 
-    def __enter__(self) -> "Session":
-        prepared = prepare(self.program)
-        self._sandbox = Sandbox(self.program.folder, readonly=list(prepared.readonly)).__enter__()
+    def __enter__(self) -> Session:
+        prepared = prepare(self.program, isolation=self._isolation)
+        self._sandbox = prepared.sandbox(self._isolation).__enter__()
         try:
-            argv = prepared.argv(self.args, self.limits, self._sandbox.path)
-            full = self._sandbox.wrap(argv, self.limits, prepared.language.memory,
-                                      prepared.language.memory_extra)
-            self._process = subprocess.Popen(
-                full, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=str(self._sandbox.visible_workdir), env=self._sandbox.environment(dict(prepared.language.env)),
-                start_new_session=True, user=self._sandbox.popen_user(), close_fds=True,
-                pass_fds=self._sandbox.pass_fds)
-            self._sandbox.spawned()
+            process = prepared.start(self._sandbox, self.args, self.limits).process
         except BaseException:
             self._sandbox.cleanup()
             raise
+        self._process = process
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         self._deadline = time.monotonic() + self.limits.wall_time
-        self._stdin_fd = self._process.stdin.fileno()
-        self._stdout_fd = self._process.stdout.fileno()
-        self._stderr_fd = self._process.stderr.fileno()
+        self._stdin_fd = process.stdin.fileno()
+        self._stdout_fd = process.stdout.fileno()
+        self._stderr_fd = process.stderr.fileno()
         os.set_blocking(self._stdout_fd, False)
         os.set_blocking(self._stderr_fd, False)
         self._poll = select.poll()     # poll, not selectors: this is the maze's hot loop
@@ -80,10 +80,11 @@ class Session:
     def close(self) -> None:
         """Kill the whole process group (and every process of the session's uid)."""
         if self._process is not None:
-            _kill_group(self._process.pid)
+            kill_group(self._process.pid)
             for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
                 try:
-                    stream.close()
+                    if stream is not None:
+                        stream.close()
                 except OSError:
                     pass
             self._process.wait()

@@ -1,16 +1,19 @@
-"""Sandboxes built ahead of time for the next run of the same program.
+"""Sandboxes built ahead of time for the next run of the same program (`ahead=True`).
 
-Under bubblewrap most of a short run's cost is bwrap setting up namespaces and mounts
-(about 8 ms here), none of which depends on the run's input. So when a program is run,
-the sandbox for its *next* run is built at the same time: bwrap, its mounts and
-verify-init, which waits (as root, before the rlimits, the uid switch and the fork)
-until verify writes one byte to a pipe. The next identical run (same command, folder,
-limits, environment) only writes that byte and its stdin. Nothing of the program runs
-before that, every run still gets a new namespace, uid and process, and a sandbox whose
-entry folder changed since it was built is thrown away.
+An option that nothing turns on by default: `run_program(..., ahead=True)` or
+`run_prepared(..., ahead=True)`. Under bubblewrap most of a short run's cost is bwrap
+setting up namespaces and mounts, none of which depends on the run's input. So while
+such a run runs, the sandboxes for the *next* runs of the same program are built: bwrap,
+its mounts and verify-init, which waits (as root, before the rlimits, the uid switch
+and the fork) until verify writes one byte to a pipe. The next identical run (same
+command, folder, limits, environment, isolation) only writes that byte and its stdin.
+Nothing of the program runs before that, every run still gets a new namespace, uid and
+process, and a sandbox whose entry folder changed since it was built is thrown away.
 
-At most MAX_READY sandboxes wait at a time (the oldest is dropped), and all are removed
-when verify exits (and die with it anyway: --die-with-parent).
+Possible only under bubblewrap with verify-init (the one that can wait for go) and
+without a cgroup per run (each waiting sandbox would hold one); elsewhere `ahead=True`
+runs as usual. At most MAX_READY sandboxes wait at a time (the oldest is dropped), and
+all are removed when verify exits (and die with it anyway: --die-with-parent).
 """
 from __future__ import annotations
 
@@ -18,30 +21,91 @@ import atexit
 import os
 import subprocess
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from verify.runner.build import Prepared
+from verify.runner.isolation import Isolation
+from verify.runner.limits import Limits
+from verify.runner.process import RunResult, Started, StdoutConsumer, drive
 from verify.runner.sandbox import Sandbox
 
 MAX_READY = 4
 AHEAD = 2          # sandboxes kept ready per program: their set-ups overlap too
 DISPOSE_TIMEOUT = 5.0
+SEEN_KEYS = 64
+
+Key = tuple[Hashable, ...]                      # what two runs must share to use the same sandbox
+Signature = tuple[tuple[str, str, int, int, int, int], ...]
 
 
 @dataclass
 class Ready:
+    """A sandbox built ahead: verify-init waits in it for go."""
+
     sandbox: Sandbox
-    process: subprocess.Popen
+    process: subprocess.Popen[bytes]
     argv: list[str]
-    signature: tuple
+    signature: Signature
 
 
 _lock = threading.Lock()
-_ready: "OrderedDict[tuple, list[Ready]]" = OrderedDict()
+_ready: OrderedDict[Key, list[Ready]] = OrderedDict()
+_seen: OrderedDict[Key, None] = OrderedDict()
 
 
-def folder_signature(folder: Path) -> tuple:
+def possible(isolation: Isolation) -> bool:
+    """Only under bubblewrap with verify-init, and not with a cgroup per run."""
+    return bool(isolation.bwrap and isolation.helper and isolation.cgroups is None)
+
+
+def run(prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
+        on_stdout: StdoutConsumer | None, isolation: Isolation) -> RunResult:
+    """Run `prepared` in a sandbox built ahead when one waits (else in a new one), and
+    meanwhile build those of its next runs. `possible(isolation)` must hold."""
+    key: Key = (tuple(prepared.argv(args, limits)), str(prepared.program.folder),
+                tuple(map(str, prepared.readonly)), limits, prepared.language.memory,
+                prepared.language.memory_extra, tuple(sorted(prepared.language.env.items())), isolation)
+    signature = folder_signature(prepared.program.folder)
+
+    def build_next() -> None:
+        try:
+            for _ in range(missing(key)):
+                build_one()
+        except Exception:    # only an optimisation: this run must go on whatever happens here
+            pass
+
+    def build_one() -> None:
+        sandbox = prepared.sandbox(isolation, wait_for_go=True).__enter__()
+        if sandbox.temp is not None:           # a folder too big for the tmpfs: not worth it
+            sandbox.cleanup()
+            return
+        try:
+            started = prepared.start(sandbox, args, limits)
+        except BaseException:
+            sandbox.cleanup()
+            raise
+        keep(key, Ready(sandbox, started.process, started.argv, signature))
+
+    ready = take(key, signature)
+    if ready is not None:
+        try:
+            if ready.sandbox.go():
+                started = Started(ready.process, ready.argv, time.monotonic())
+                build_next()               # (the program is starting meanwhile: its wall time counts)
+                return drive(started, ready.sandbox, limits, stdin=stdin, on_stdout=on_stdout)
+        finally:
+            dispose(ready)
+    with prepared.sandbox(isolation) as sandbox:
+        started = prepared.start(sandbox, args, limits)
+        build_next()
+        return drive(started, sandbox, limits, stdin=stdin, on_stdout=on_stdout)
+
+
+def folder_signature(folder: Path) -> Signature:
     """What the sandbox copied of the entry's folder: names, sizes, times and modes."""
     found = []
     for root, dirs, files in os.walk(folder):
@@ -55,7 +119,7 @@ def folder_signature(folder: Path) -> tuple:
     return tuple(found)
 
 
-def take(key: tuple, signature: tuple) -> Ready | None:
+def take(key: Key, signature: Signature) -> Ready | None:
     """A waiting sandbox for `key`, alive and built from the same folder, or None."""
     with _lock:
         waiting = _ready.get(key)
@@ -70,14 +134,10 @@ def take(key: tuple, signature: tuple) -> Ready | None:
     return found
 
 
-_seen: "OrderedDict[tuple, None]" = OrderedDict()
-SEEN_KEYS = 64
-
-
-def missing(key: tuple) -> int:
+def missing(key: Key) -> int:
     """How many more sandboxes to build for `key`: none the first time a program is run
-    (a program run once, such as an architect given its seed or a language's self-test,
-    would only waste them), then up to AHEAD."""
+    (a program run once, such as an architect given its seed, would only waste them),
+    then up to AHEAD."""
     with _lock:
         if key not in _seen:
             _seen[key] = None
@@ -88,7 +148,7 @@ def missing(key: tuple) -> int:
         return max(0, AHEAD - len(_ready.get(key, ())))
 
 
-def keep(key: tuple, ready: Ready) -> None:
+def keep(key: Key, ready: Ready) -> None:
     with _lock:
         _ready.setdefault(key, []).append(ready)
         _ready.move_to_end(key)
@@ -102,12 +162,16 @@ def keep(key: tuple, ready: Ready) -> None:
         dispose(ready)
 
 
+def waiting() -> int:
+    """How many sandboxes wait now."""
+    with _lock:
+        return sum(len(v) for v in _ready.values())
+
+
 def dispose(ready: Ready) -> None:
     """Close its go pipe (verify-init exits without running anything) and wait for it."""
     sandbox, process = ready.sandbox, ready.process
-    if sandbox._go_write is not None:
-        os.close(sandbox._go_write)
-        sandbox._go_write = None
+    sandbox.close_go()
     try:
         process.wait(timeout=DISPOSE_TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -119,18 +183,21 @@ def dispose(ready: Ready) -> None:
     sandbox.cleanup()
     for stream in (process.stdin, process.stdout, process.stderr):
         try:
-            stream.close()
+            if stream is not None:
+                stream.close()
         except OSError:
             pass
 
 
-def dispose_all() -> None:
+def dispose_all() -> list[subprocess.Popen[bytes]]:
+    """Remove every waiting sandbox; their (ended) processes."""
     with _lock:
         everything = [r for waiting in _ready.values() for r in waiting]
         _ready.clear()
         _seen.clear()
     for ready in everything:
         dispose(ready)
+    return [ready.process for ready in everything]
 
 
 atexit.register(dispose_all)

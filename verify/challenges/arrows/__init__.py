@@ -13,7 +13,7 @@ from typing import Any
 
 from verify.challenges.arrows.judge import ArrowsJudge
 from verify.challenges.arrows.model import MAX_PUZZLE_BYTES, NOTATIONS, Puzzle, parse_text
-from verify.challenges.base import Challenge, TestCase
+from verify.challenges.contract import Contest, Scoring, TestCase
 from verify.errors import EntryError, InputError, quoted
 from verify.files import read_input
 
@@ -25,10 +25,12 @@ class ArrowsOptions:
     arrows: str = "english"   # the arrow names the entry reads and prints: "english" or "dutch"
 
 
-class ArrowsChallenge(Challenge):
+class ArrowsChallenge(Contest):
     name = "arrows"
     title = "Arrow path (Signpost)"
-    scoring = "bytes"
+    scoring = Scoring.BYTES
+    commands = {"judge": "verify.cli.arrows:judge_command", "solve": "verify.cli.arrows:solve_command",
+                "gen": "verify.cli.arrows:gen_command"}
 
     def testcases(self, root: Path) -> list[TestCase]:
         """Every ``*.txt`` puzzle under ``root``, by name. A malformed puzzle (or one over

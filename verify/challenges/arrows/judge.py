@@ -21,7 +21,7 @@ MAX_BLANK_LINES = 1000  # tolerated, but an endless stream of them is garbage
 
 
 class ArrowsJudge:
-    """A StreamJudge for one run on one puzzle (see verify.challenges.base.StreamJudge)."""
+    """A StreamJudge for one run on one puzzle (see verify.challenges.contract.StreamJudge)."""
 
     def __init__(self, puzzle: Puzzle, notation: str = "english"):
         self.puzzle = puzzle

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from verify.challenges.base import Challenge, TestCase
+from verify.challenges.contract import Contest, Scoring, TestCase
 from verify.challenges.desert.concurrent import ConcurrentJudge
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import MAX_MAP_BYTES, DesertMap
@@ -35,10 +35,12 @@ class DesertOptions:
     demo_bytes: bytes = field(default=b"", repr=False, compare=False)   # read once, when the entry loads
 
 
-class DesertChallenge(Challenge):
+class DesertChallenge(Contest):
     name = "desert"
     title = "Desert crossing"
-    scoring = "bytes"
+    scoring = Scoring.BYTES
+    commands = {"judge": "verify.cli.desert:judge_desert", "gen": "verify.challenges.desert.generate:gen_desert",
+                "": "verify.cli.desert:desert_group"}
 
     def testcases(self, root: Path) -> list[TestCase]:
         """Every ``*.txt`` map under ``root``, by name. A malformed map (or one over

@@ -26,7 +26,7 @@ import traceback
 import weakref
 from collections import deque
 
-from verify.challenges.base import StreamJudge
+from verify.challenges.contract import StreamJudge
 from verify.verdict import Status, Verdict
 
 WAITING_CHUNKS = 48      # 3 MiB of 64 KiB chunks, on top of the judge's own state

@@ -1,4 +1,4 @@
-"""The offline/streaming judge of one desert output: a :class:`verify.challenges.base.StreamJudge`."""
+"""The offline/streaming judge of one desert output: a :class:`verify.challenges.contract.StreamJudge`."""
 from __future__ import annotations
 
 from verify.challenges.desert.map import DesertMap

@@ -2,41 +2,41 @@
 
 Rooms: ``model`` (maze, format, distances), ``fog`` (the solver's view),
 ``render`` (drawings), ``match`` (one walk, scores), ``roles`` (the entry's
-``[maze.architect]`` / ``[maze.solver]`` tables), ``controller`` (runs the
-programs through :mod:`verify.runner`), ``matchlog`` (JSON-lines logs and their
-replay), ``tournament`` (every architect against every solver, leaderboards),
-``check`` (``verify check`` of a maze entry), ``generate`` (a reference maze),
-``cli`` (``verify koth maze``, ``verify maze show``, ``verify gen maze``).
+``[maze.architect]`` / ``[maze.solver]`` tables), ``play`` (what the tournament
+asks the core to run), ``matchlog`` (JSON-lines logs and their replay),
+``tournament`` (every architect against every solver, leaderboards), ``check``
+(the tasks of ``verify check`` for a maze entry), ``generate`` (a reference maze),
+``report`` (leaderboards as tables), ``cli`` (``verify koth maze``, ``verify maze show``,
+``verify gen maze``).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from verify.challenges.base import Challenge, StreamJudge, TestCase
-from verify.errors import VerifyError
+from verify.challenges.contract import Contest, Scoring, Task
+from verify.challenges.maze.check import entry_tasks
+from verify.challenges.maze.roles import MazeRoles, parse_roles
+from verify.runner import Program
 
 
-class MazeChallenge(Challenge):
+class MazeChallenge(Contest):
     name = "maze"
     title = "Inception maze"
-    scoring = "koth"
+    scoring = Scoring.TOURNAMENT
+    commands = {"koth": "verify.cli.maze:koth_maze", "gen": "verify.cli.maze:gen_maze",
+                "": "verify.cli.maze:maze_group"}
 
-    def testcases(self, root: Path) -> list[TestCase]:
-        """No fixed cases: mazes come from the architects (see ``verify koth maze``)."""
-        return []
+    def parse_options(self, entry: str, table: dict[str, Any], folder: Path) -> MazeRoles:
+        return parse_roles(entry, table, folder)
 
-    def parse_options(self, entry_name: str, table: dict[str, Any], entry_dir: Path) -> Any:
-        from verify.challenges.maze.roles import parse_roles
-        return parse_roles(entry_name, table, entry_dir)
-
-    def check_entry(self, entry: Any, limits: Any) -> list:
+    def entry_tasks(self, options: MazeRoles) -> Sequence[Task]:
         """``verify check``: each declared role works (see ``check.py``)."""
-        from verify.challenges.maze.check import check_entry
-        return check_entry(entry, limits)
+        return entry_tasks(options)
 
-    def judge(self, options: Any, case: TestCase) -> StreamJudge:
-        raise VerifyError("maze entries are not judged on cases; run the tournament: verify koth maze")
+    def programs(self, options: MazeRoles) -> Iterator[Program]:
+        return iter([p for p in (options.architect, options.solver) if p is not None])
 
 
 CHALLENGE = MazeChallenge()

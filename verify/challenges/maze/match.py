@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from verify.challenges.contract import Reply
 from verify.challenges.maze.fog import FogOfWar
 from verify.challenges.maze.model import Cell, Maze, format_cell
 
@@ -54,14 +55,6 @@ def parse_answer(line: str, offered: list[Cell]) -> Cell:
         choices = ",".join(format_cell(m) for m in offered)
         raise BadAnswer(f"answer {shown!r} is not one of the valid moves {choices}")
     return cell
-
-
-@dataclass
-class Reply:
-    """What came back from the solver for one state: a line, or why there is none."""
-
-    line: str | None = None
-    failure: str | None = None     # "timeout", "crash (exit 1)", "no answer", ...
 
 
 @dataclass

@@ -24,7 +24,8 @@ from verify.challenges.maze.fog import FogOfWar
 from verify.challenges.maze.model import ANY_SIZE, Cell, Maze, MazeFormatError, parse_maze
 from verify.challenges.maze.render import draw
 from verify.errors import InputError, quoted
-from verify.files import input_stream, size_text
+from verify.files import input_stream
+from verify.sizes import size as size_text
 from verify.report_escape import one_line
 
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from verify.errors import EntryError, VerifyError
-from verify.files import MAX_SOURCE_BYTES, FileRefused, check_entry_file
+from verify.errors import EntryError
+from verify.programs import entry_program
+from verify.runner import Program
 
 ROLE_KEYS = {"architect": {"language", "source", "flags"},
              "solver": {"language", "source", "flags", "persistent"}}
@@ -27,15 +28,12 @@ ROLE_KEYS = {"architect": {"language", "source", "flags"},
 class MazeRoles:
     """What an entry brings to the tournament (at least one role)."""
 
-    architect: Any | None = None      # verify.runner.Program
-    solver: Any | None = None         # verify.runner.Program
+    architect: Program | None = None
+    solver: Program | None = None
     persistent: bool = False          # the solver's mode
 
 
-def _program(entry: str, role: str, table: Any, entry_dir: Path) -> tuple[Any, bool]:
-    from verify.runner import Program
-    from verify.runner.languages import get_language
-
+def _program(entry: str, role: str, table: Any, entry_dir: Path) -> tuple[Program, bool]:
     where = f"maze.{role}"
     if not isinstance(table, dict):
         raise EntryError(entry, where, "must be a table")
@@ -43,24 +41,12 @@ def _program(entry: str, role: str, table: Any, entry_dir: Path) -> tuple[Any, b
     if unknown:
         raise EntryError(entry, f"{where}.{sorted(unknown)[0]}",
                          f"unknown key (known: {', '.join(sorted(ROLE_KEYS[role]))})")
-    for key in ("language", "source"):
-        if not isinstance(table.get(key), str) or not table[key]:
-            raise EntryError(entry, f"{where}.{key}", "missing (a non-empty string)")
-    try:
-        get_language(table["language"])
-    except VerifyError as error:
-        raise EntryError(entry, f"{where}.language", str(error)) from None
-    try:
-        source = check_entry_file(entry_dir, table["source"], MAX_SOURCE_BYTES)
-    except FileRefused as error:
-        raise EntryError(entry, f"{where}.source", str(error)) from None
-    flags = table.get("flags", [])
-    if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
-        raise EntryError(entry, f"{where}.flags", "must be a list of strings")
     persistent = table.get("persistent", False)
     if not isinstance(persistent, bool):
         raise EntryError(entry, f"{where}.persistent", "must be true or false")
-    return Program(table["language"], source, tuple(flags)), persistent
+    program = entry_program(entry, f"{where}.", table.get("language"), table.get("source"),
+                            table.get("flags", []), entry_dir)
+    return program, persistent
 
 
 def parse_roles(entry: str, table: dict[str, Any], entry_dir: Path) -> MazeRoles:

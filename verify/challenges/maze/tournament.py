@@ -5,23 +5,28 @@ another entry (the spec: solvers walk "mazes made by other contestants'
 architects"). Architect score = mean over all its (maze, solver) pairs, a
 forfeited maze counting 0 against every solver; solver score = mean over the
 mazes it walked (forfeited mazes excluded). Runs go in parallel (``jobs``);
-results are sorted by key, so the same seeds give the same tables.
+results are sorted by key, so the same seeds give the same tables. The runs go
+through the :class:`~verify.challenges.contract.Grader` the core gives.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from verify.challenges.maze.controller import BuiltMaze, MazeLimits, build_maze, solver_driver
+from verify.challenges.contract import Grader
 from verify.challenges.maze.match import DEFAULT_PATIENCE, Match, MatchResult, step_limit
 from verify.challenges.maze.matchlog import LogWriter
+from verify.challenges.maze.model import CONTEST_SIZES
+from verify.challenges.maze.play import BuiltMaze, MazeLimits, build_maze, solver_mode
 from verify.challenges.maze.roles import MazeRoles
 from verify.errors import VerifyError
 from verify.report_escape import one_line
+from verify.verdict import Status
 
 
 @dataclass(frozen=True)
@@ -40,11 +45,19 @@ class MatchOutcome:
     log: Path | None = None
 
     def to_json(self) -> dict[str, Any]:
-        record = {"architect": self.architect, "solver": self.solver, "size": self.size, "seed": self.seed}
+        record: dict[str, Any] = {"architect": self.architect, "solver": self.solver, "size": self.size,
+                                  "seed": self.seed}
         record.update({k: v for k, v in self.result.to_json().items() if k != "type"})
         if self.log is not None:
             record["log"] = str(self.log)
         return record
+
+    @classmethod
+    def from_json(cls, record: dict[str, Any]) -> MatchOutcome:
+        result = MatchResult(record["steps"], record["arrived"], record["steps_taken"], record["failed_steps"],
+                             record["architect_score"], record["solver_score"], record["ended"])
+        log = Path(record["log"]) if record.get("log") is not None else None
+        return cls(record["architect"], record["solver"], record["size"], record["seed"], result, log)
 
 
 @dataclass
@@ -120,6 +133,14 @@ class TournamentResult:
             "matches": [m.to_json() for m in self.matches],
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any], sizes: range = CONTEST_SIZES) -> TournamentResult:
+        """The inverse of :meth:`to_json` (the boards and the matrix are computed again)."""
+        mazes = {(m["architect"], m["size"], m["seed"]): BuiltMaze.from_json(m, sizes) for m in data["mazes"]}
+        return cls(list(data["sizes"]), list(data["seeds"]), sorted(s["name"] for s in data["architects"]),
+                   sorted(s["name"] for s in data["solvers"]), mazes,
+                   [MatchOutcome.from_json(m) for m in data["matches"]])
+
 
 def _ranked(board: list[Standing]) -> list[Standing]:
     return sorted(board, key=lambda s: (s.score is None, -(s.score or 0.0), s.name))
@@ -129,46 +150,44 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
-def _prepare_all(contestants: list[Contestant]) -> dict[tuple[str, str], str]:
-    """Compile every program once, up front; returns (name, role) -> why it cannot run."""
-    from verify.runner import prepare
-
+def _prepare_all(grader: Grader, contestants: list[Contestant]) -> dict[tuple[str, str], str]:
+    """Build every program once, up front; returns (name, role) -> why it cannot run."""
     broken = {}
     for contestant in contestants:
-        for role in ("architect", "solver"):
-            program = getattr(contestant.roles, role)
+        for role, program in (("architect", contestant.roles.architect), ("solver", contestant.roles.solver)):
             if program is None:
                 continue
-            try:
-                prepare(program)
-            except VerifyError as error:
-                broken[(contestant.name, role)] = f"could not run: {error}"
+            failure = grader.broken(program)
+            if failure is not None:
+                broken[(contestant.name, role)] = failure
     return broken
 
 
-def play_match(maze_key: tuple[str, int, int], built: BuiltMaze, solver: Contestant, limits: MazeLimits,
-               log_path: Path | None, patience: int, broken: str | None = None) -> MatchOutcome:
+def play_match(grader: Grader, maze_key: tuple[str, int, int], built: BuiltMaze, solver: Contestant,
+               limits: MazeLimits, log_path: Path | None, patience: int, broken: str | None = None) -> MatchOutcome:
     architect, size, seed = maze_key
-    assert built.maze is not None
+    assert built.maze is not None and solver.roles.solver is not None
     match = Match(built.maze)
-    driver = solver_driver(solver.roles.solver, solver.roles.persistent, limits)
+    persistent = solver.roles.persistent
     with LogWriter(log_path) as log:
         log({"type": "match", "architect": architect, "solver": solver.name, "size": size, "seed": seed,
-             "mode": driver.mode, "step_limit": match.limit})
+             "mode": solver_mode(persistent), "step_limit": match.limit})
         log({"type": "maze", "text": built.maze.to_text()})
         if broken:
             log({"type": "event", "step": 0, "event": broken})
             result = match.result(broken)
             log(result.to_json())
         else:
-            with driver:
-                result = match.play(driver, log, patience)
+            with grader.interactive(solver.roles.solver, persistent, limits.solver(persistent),
+                                    limits.step_timeout) as ask:
+                result = match.play(ask, log, patience)
     return MatchOutcome(architect, solver.name, size, seed, result, log_path)
 
 
-def run_tournament(contestants: list[Contestant], sizes: list[int], seeds: list[int], *, jobs: int = 2,
-                   limits: MazeLimits = MazeLimits(), log_dir: Path | None = None,
-                   patience: int = DEFAULT_PATIENCE, progress=lambda message: None) -> TournamentResult:
+def run_tournament(grader: Grader, contestants: list[Contestant], sizes: list[int], seeds: list[int], *,
+                   jobs: int = 2, limits: MazeLimits = MazeLimits(), log_dir: Path | None = None,
+                   patience: int = DEFAULT_PATIENCE,
+                   progress: Callable[[str], None] = lambda message: None) -> TournamentResult:
     names = [c.name for c in contestants]
     if len(set(names)) != len(names):
         raise VerifyError(f"two entries share a name: {sorted(n for n in names if names.count(n) > 1)[0]!r}")
@@ -178,14 +197,15 @@ def run_tournament(contestants: list[Contestant], sizes: list[int], seeds: list[
     architects = sorted(c.name for c in contestants if c.roles.architect is not None)
     solvers = sorted(c.name for c in contestants if c.roles.solver is not None)
     by_name = {c.name: c for c in contestants}
-    broken = _prepare_all(contestants)
+    broken = _prepare_all(grader, contestants)
 
     def build(key: tuple[str, int, int]) -> BuiltMaze:
         name, size, seed = key
-        if (name, "architect") in broken:
-            built = BuiltMaze(size, seed, None, broken[(name, "architect")])
+        architect = by_name[name].roles.architect
+        if (name, "architect") in broken or architect is None:
+            built = BuiltMaze(size, seed, None, broken.get((name, "architect")), status=Status.COMPILE_ERROR)
         else:
-            built = build_maze(by_name[name].roles.architect, size, seed, limits)
+            built = build_maze(grader, architect, size, seed, limits)
         if log_dir is not None:
             with LogWriter(log_dir / "mazes" / f"{_safe(name)}-{size}-{seed}.jsonl") as log:
                 log({"type": "architect", "architect": name, **{k: v for k, v in built.to_json().items() if k != "type"}})
@@ -202,7 +222,7 @@ def run_tournament(contestants: list[Contestant], sizes: list[int], seeds: list[
             path = None
             if log_dir is not None:
                 path = log_dir / "matches" / f"{_safe(key[0])}-{key[1]}-{key[2]}--{_safe(solver)}.jsonl"
-            outcome = play_match(key, mazes[key], by_name[solver], limits, path, patience,
+            outcome = play_match(grader, key, mazes[key], by_name[solver], limits, path, patience,
                                  broken.get((solver, "solver")))
             progress(one_line(f"{solver} in {key[0]}'s maze size {key[1]} seed {key[2]}: "
                               f"{outcome.result.ended} ({outcome.result.steps} steps)"))

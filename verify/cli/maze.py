@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import click
 
-from verify.cli_options import sandbox_option
-
+from verify.cli.options import format_option, runner_option
 from verify.errors import VerifyError
 
 DEFAULT_SIZES = "15,20"
@@ -40,8 +40,7 @@ def _size_range(text: str) -> range:
 @click.option("--sizes", default=DEFAULT_SIZES, show_default=True, help="Maze sizes, comma-separated.")
 @click.option("--seeds", default=DEFAULT_SEEDS, show_default=True, help="Seeds given to the architects, comma-separated.")
 @click.option("-j", "--jobs", default=2, show_default=True, type=click.IntRange(1, 64), help="Runs in parallel.")
-@click.option("--format", "output_format", type=click.Choice(["table", "markdown", "json"]), default="table",
-              show_default=True)
+@format_option("table", "markdown", "json")
 @click.option("--logs", type=click.Path(path_type=Path), default=None,
               help="Folder for the match logs [default: maze-logs/<UTC time>].")
 @click.option("--step-timeout", default=2.0, show_default=True, type=click.FloatRange(0.01),
@@ -51,9 +50,10 @@ def _size_range(text: str) -> range:
 @click.option("--size-range", default="15..50", show_default=True,
               help="Sizes allowed (the contest's 15..50; smaller for quick trials).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
-@sandbox_option
+@runner_option
 def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, output_format: str,
-              logs: Path | None, step_timeout: float, patience: int | None, size_range: str, quiet: bool) -> None:
+              logs: Path | None, step_timeout: float, patience: int | None, size_range: str, quiet: bool,
+              runner: Any) -> None:
     """Every architect against every solver of the other entries, on every size and seed.
 
     ENTRIES are entry folders (default: every entry under submissions/maze/).
@@ -61,11 +61,12 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
     one process per step, so bigger sizes cost much more time (size^3 steps at
     most): the defaults take a few minutes on 2 cores.
     """
-    from verify.challenges.maze.controller import MazeLimits
     from verify.challenges.maze.match import DEFAULT_PATIENCE
-    from verify.challenges.maze.report import RENDERERS
+    from verify.challenges.maze.play import MazeLimits
     from verify.challenges.maze.tournament import Contestant, run_tournament
     from verify.entries import find_entries, load_entry
+    from verify.grading import Grader
+    from verify.reports.tournament import RENDERERS
 
     folders = list(entries) or find_entries(Path("submissions"), "maze")
     if not folders:
@@ -79,7 +80,8 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
     limits = MazeLimits(step_timeout=step_timeout, sizes=_size_range(size_range))
     log_dir = logs or Path("maze-logs") / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     progress = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
-    result = run_tournament(contestants, _int_list("--sizes", sizes), _int_list("--seeds", seeds), jobs=jobs,
+    result = run_tournament(Grader(runner), contestants, _int_list("--sizes", sizes), _int_list("--seeds", seeds),
+                            jobs=jobs,
                             limits=limits, log_dir=log_dir,
                             patience=DEFAULT_PATIENCE if patience is None else patience, progress=progress)
     click.echo(RENDERERS[output_format](result), nl=False)
@@ -135,9 +137,3 @@ def gen_maze(size: int, seed: int, drawing: bool) -> None:
         raise VerifyError(f"--size: {size} is outside 2..1000")
     maze = generate_maze(size, seed)
     click.echo(draw(maze) if drawing else maze.to_text(), nl=False)
-
-
-def register(main: click.Group) -> None:
-    main.commands["koth"].add_command(koth_maze, "maze")
-    main.commands["gen"].add_command(gen_maze, "maze")
-    main.add_command(maze_group, "maze")

@@ -1,9 +1,4 @@
-"""Reports of checks and leaderboards: table, JSON, JUnit XML, Markdown. No judging here.
-
-Text an entry controls (labels, case names, verdict messages and details, stderr tails,
-names and flags from entry.toml) is shown through :mod:`verify.report_escape`: escaped
-for the terminal in tables, for Markdown in Markdown, for XML in JUnit. JSON escapes
-every control character itself."""
+"""Reports of checks: table, JSON, JUnit XML, Markdown (see :mod:`verify.reports`)."""
 from __future__ import annotations
 
 import json
@@ -12,21 +7,11 @@ from xml.etree import ElementTree
 
 from tabulate import tabulate
 
-from verify.checking import EntryCheck
-from verify.judging import CaseResult
 from verify.report_escape import markdown, one_line, xml_text
-from verify.scoring import Standing
+from verify.results import CaseResult, CheckResult
+from verify.sizes import size
 
-FORMATS = ("table", "json", "junit", "markdown")
 DETAIL_WIDTH = 90
-
-
-def size(count: int) -> str:
-    if count >= 1 << 20:
-        return f"{count / (1 << 20):.1f} MiB"
-    if count >= 1 << 10:
-        return f"{count / (1 << 10):.0f} KiB"
-    return f"{count} B"
 
 
 def _detail(result: CaseResult) -> str:
@@ -38,7 +23,7 @@ def _detail(result: CaseResult) -> str:
     return text if len(text) <= DETAIL_WIDTH else text[:DETAIL_WIDTH - 1] + "…"
 
 
-def _rows(checks: Sequence[EntryCheck], cell: Callable[[str], str]) -> list[list[str]]:
+def _rows(checks: Sequence[CheckResult], cell: Callable[[str], str]) -> list[list[str]]:
     """The check table's rows; ``cell`` escapes the text an entry controls for the format."""
     rows = []
     for check in checks:
@@ -51,7 +36,7 @@ def _rows(checks: Sequence[EntryCheck], cell: Callable[[str], str]) -> list[list
     return rows
 
 
-def summary(checks: Sequence[EntryCheck]) -> str:
+def summary(checks: Sequence[CheckResult]) -> str:
     results = [r for c in checks for r in c.results]
     passed = sum(r.passed for r in results)
     entries_ok = sum(c.passed for c in checks)
@@ -60,11 +45,10 @@ def summary(checks: Sequence[EntryCheck]) -> str:
     return line + (f" (isolation: {isolation})" if isolation else "")
 
 
-def check_report(checks: Sequence[EntryCheck], fmt: str) -> str:
+def check_report(checks: Sequence[CheckResult], fmt: str) -> str:
     if fmt == "json":
-        return json.dumps({"passed": all(c.passed for c in checks), "summary": summary(checks), "entries": [
-            {"entry": c.label, "passed": c.passed, "error": c.error,
-             "cases": [r.to_dict() for r in c.results]} for c in checks]}, indent=2)
+        return json.dumps({"passed": all(c.passed for c in checks), "summary": summary(checks),
+                           "entries": [c.to_dict() for c in checks]}, indent=2)
     if fmt == "junit":
         return _junit(checks)
     headers = ["entry", "case", "verdict", "time", "memory", "detail"]
@@ -78,7 +62,7 @@ def check_report(checks: Sequence[EntryCheck], fmt: str) -> str:
         "\n".join(lines)
 
 
-def _junit(checks: Sequence[EntryCheck]) -> str:
+def _junit(checks: Sequence[CheckResult]) -> str:
     """JUnit XML, valid whatever the entries printed: every text goes through ``xml_text``."""
     suites = ElementTree.Element("testsuites")
     for check in checks:
@@ -99,46 +83,3 @@ def _junit(checks: Sequence[EntryCheck]) -> str:
                 failure.text = xml_text(result.verdict.detail)
     ElementTree.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(suites, encoding="unicode")
-
-
-# -- leaderboards ----------------------------------------------------------------------
-
-def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, language_names: dict[str, str]) -> str:
-    if fmt == "json":
-        return json.dumps({"challenge": challenge, "standings": [s.to_dict() for s in standings]}, indent=2)
-    if fmt == "markdown":
-        return _rank_markdown(challenge, standings, language_names)
-    rows = []
-    for s in standings:
-        score = s.score
-        language = " ".join([language_names.get(s.language, s.language), *(score.flags if score else ())])
-        rows.append([s.rank or "-", one_line(s.label), one_line(language),
-                     score.source_bytes if score else "", f"+{score.penalty}" if score and score.penalty else "",
-                     score.total if score else "", score.chars if score else "",
-                     "" if s.passed and score else one_line(s.why_not)])
-    if not rows:
-        return f"Leaderboard: {one_line(challenge)}\n(no entries)"
-    table = tabulate(rows, ["rank", "entry", "language", "bytes", "flags", "score", "chars", "not ranked because"],
-                     tablefmt="simple")
-    return f"Leaderboard: {one_line(challenge)}\n{table}"
-
-
-def _rank_markdown(challenge: str, standings: Sequence[Standing], language_names: dict[str, str]) -> str:
-    parts = [f"Leaderboard: **{markdown(challenge)}** (entries that pass every case; ties: the earlier entry)", ""]
-    if not standings:
-        parts.append("(no entries)")
-    for s in standings:
-        if not s.passed or s.score is None:
-            continue
-        header = s.score.header(language_names.get(s.language, s.language))
-        parts.append("# " + markdown(header.removeprefix("# ")))
-        parts.append("")
-        parts.append(f"{s.rank}. **{markdown(s.name)}** ({markdown(s.label)}), {s.score.chars} chars")
-        parts.append("")
-    unranked = [s for s in standings if not s.passed or s.score is None]
-    if unranked:
-        parts.append("## Not ranked")
-        parts.append("")
-        parts.extend(f"- {markdown(s.label)}: {markdown(s.why_not)}" for s in unranked)
-        parts.append("")
-    return "\n".join(parts).rstrip() + "\n"

@@ -11,17 +11,13 @@ Ties: the entry first added to the repository (git) wins; then the name.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import re
-import subprocess
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from verify.entries import Entry
 from verify.errors import EntryError
-from verify.files import MAX_SOURCE_BYTES, FileRefused, entry_folder_contents, read_entry_file
+from verify.files import MAX_SOURCE_BYTES, FileRefused, read_entry_file
 
 _BUNDLED_FLAG = re.compile(r"-[A-Za-z0-9][^\s=]*")
 
@@ -70,22 +66,6 @@ def score_entry(entry: Entry) -> Score:
     return score_source(source, entry.flags)
 
 
-def first_added(folder: Path) -> int | None:
-    """Unix time of the commit that first added the entry (None outside git).
-
-    git runs in the folder's parent, naming the folder as a literal path: a ``.git`` inside
-    the entry (its own repository, its own config) is never the one asked."""
-    folder = Path(folder)
-    try:
-        out = subprocess.run(["git", "--literal-pathspecs", "log", "--diff-filter=A", "--format=%ct", "--",
-                              folder.name], cwd=folder.parent, capture_output=True, text=True, timeout=10,
-                             stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    stamps = [int(line) for line in out.stdout.split() if line.isdigit()]
-    return min(stamps) if out.returncode == 0 and stamps else None
-
-
 @dataclass
 class Standing:
     label: str
@@ -118,43 +98,3 @@ def rank_standings(standings: list[Standing]) -> list[Standing]:
         standing.rank = place
     others = sorted((s for s in standings if not (s.passed and s.score)), key=lambda s: s.label)
     return ranked + others
-
-
-# -- cached check results --------------------------------------------------------------
-
-def check_digest(entry: Entry, case_inputs: list[tuple[str, bytes]], limits_repr: str) -> str:
-    """Everything a check's outcome depends on: the entry's files, the cases, the
-    contest's judging code, the runner, and the limits. The folder is read as at load time
-    (:func:`verify.files.entry_folder_contents`): a folder that has changed into something
-    refused since raises FileRefused."""
-    digest = hashlib.sha256()
-    for item, data in entry_folder_contents(entry.folder):
-        name = item.relative.encode("utf-8", "surrogateescape")
-        if item.target is not None:     # a link inside the folder: where it leads
-            digest.update(name + b"\0->" + item.target.encode("utf-8", "surrogateescape") + b"\0")
-        else:
-            digest.update(name + b"\0" + data + b"\0")
-    for name, data in case_inputs:
-        digest.update(name.encode() + b"\0" + data + b"\0")
-    import verify
-    package = Path(verify.__file__).parent
-    for folder in (package / "challenges" / entry.challenge.name, package / "runner"):
-        for path in sorted(folder.rglob("*")):
-            if path.suffix in (".py", ".toml", ".c"):
-                digest.update(path.read_bytes())
-    digest.update(limits_repr.encode())
-    return digest.hexdigest()[:32]
-
-
-def load_cached(cache_dir: Path, key: str) -> dict[str, Any] | None:
-    try:
-        return json.loads((cache_dir / f"{key}.json").read_text())
-    except (OSError, ValueError):
-        return None
-
-
-def store_cached(cache_dir: Path, key: str, data: dict[str, Any]) -> None:
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    temporary = cache_dir / f".{key}.{id(data)}.tmp"
-    temporary.write_text(json.dumps(data))
-    temporary.replace(cache_dir / f"{key}.json")

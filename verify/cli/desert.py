@@ -1,4 +1,4 @@
-"""Desert commands: ``verify judge desert``, ``verify nontrivial``, ``verify notations``, ``verify gen desert``."""
+"""Desert commands: ``verify judge desert``, ``verify desert nontrivial``, ``verify desert notations``."""
 from __future__ import annotations
 
 import json
@@ -6,14 +6,15 @@ import sys
 
 import click
 
+from verify.cli.options import format_option
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import MAX_MAP_BYTES, DesertMap
 from verify.challenges.desert.nontrivial import MAX_VIOLATIONS, violations
 from verify.challenges.desert.notation import NOTATIONS, load_for_cli
 from verify.challenges.desert.transcript import DEATH_RULES, ORDERS
 from verify.files import input_stream, iter_chunks, read_input
-from verify.report_escape import one_line, visible
-from verify.verdict import Verdict
+from verify.report_escape import one_line
+from verify.reports.verdict import render_verdict
 
 CHUNK = 1 << 20
 
@@ -23,34 +24,16 @@ def read_map(path: str) -> DesertMap:
     return DesertMap.parse(read_input(path, MAX_MAP_BYTES, "map"), source=path)
 
 
-def render_verdict(verdict: Verdict, output_format: str) -> str:
-    if output_format == "json":
-        return json.dumps(verdict.to_dict(), indent=2)
-    lines = [f"verdict: {verdict.status.value} ({verdict.status.short})"]
-    if verdict.message:
-        message = one_line(verdict.message)
-        lines.append(f"reason: {message}" if not verdict.accepted else f"result: {message}")
-    for name, value in verdict.stats.items():
-        lines.append(f"{one_line(name.replace('_', ' '))}: {one_line(str(value))}")
-    if verdict.detail:
-        lines.append("")
-        lines.append(visible(verdict.detail, lines=True))
-    for warning in verdict.warnings:
-        lines.append(f"warning: {one_line(warning)}")
-    return "\n".join(lines)
-
-
 @click.command("desert")
 @click.argument("map_path", metavar="MAP")
 @click.argument("output", metavar="OUTPUT")
 @click.option("--notation", default="standard", show_default=True, metavar="NAME|FILE.toml",
-              help="How the turns are written: a named notation (see `verify notations`) or a TOML file.")
+              help="How the turns are written: a named notation (see `verify desert notations`) or a TOML file.")
 @click.option("--order", type=click.Choice(ORDERS), default="moves-first", show_default=True,
               help="moves-first (the spec's) or map-first (lenient, when the entry declares it).")
 @click.option("--deaths", type=click.Choice(DEATH_RULES), default="turns", show_default=True,
               help="When two deaths are the same: same turns, or (stricter) same squares.")
-@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+@format_option("table", "json")
 def judge_desert(map_path: str, output: str, notation: str, order: str, deaths: str, output_format: str) -> None:
     """Judge a saved OUTPUT of a program on MAP (OUTPUT may be - for stdin).
 
@@ -68,9 +51,14 @@ def judge_desert(map_path: str, output: str, notation: str, order: str, deaths: 
     sys.exit(0 if verdict.accepted else 1)
 
 
-@click.command("nontrivial")
+@click.group("desert")
+def desert_group() -> None:
+    """Desert crossing tools: demo maps, notations."""
+
+
+@desert_group.command("nontrivial")
 @click.argument("map_path", metavar="MAP")
-@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@format_option("table", "json")
 def nontrivial(map_path: str, output_format: str) -> None:
     """Check that a desert demo MAP is non-trivial (exit 0), else list the violations (exit 1;
     the first 1000 when there are more)."""
@@ -94,22 +82,18 @@ def nontrivial(map_path: str, output_format: str) -> None:
     sys.exit(1 if found else 0)
 
 
-@click.command("notations")
-def notations() -> None:
+@desert_group.command("notations")
+@format_option("table", "json")
+def notations(output_format: str) -> None:
     """List the named desert notations (usable as `notation = "NAME"` in entry.toml)."""
+    if output_format == "json":
+        click.echo(json.dumps({name: {"description": n.description, "directions": "".join(n.directions),
+                                      "actions": {m: str(spec) for m, spec in n.actions.items()},
+                                      "separators": n.separators, "prefix": n.prefix}
+                               for name, n in NOTATIONS.items()}, indent=2))
+        return
     for name, notation in NOTATIONS.items():
         actions = ", ".join(f"{modifier!r} -> {spec}" for modifier, spec in notation.actions.items())
         click.echo(f"{name}: {notation.description}")
         click.echo(f"    directions {''.join(notation.directions)}; actions {actions}; "
                    f"separators {notation.separators!r}; prefix {notation.prefix!r}")
-
-
-def register(main: click.Group) -> None:
-    main.commands["judge"].add_command(judge_desert, "desert")  # type: ignore[attr-defined]
-    main.add_command(nontrivial)
-    main.add_command(notations)
-    try:
-        from verify.challenges.desert.generate import gen_desert
-    except ImportError:  # the generator is optional while it is being written
-        return
-    main.commands["gen"].add_command(gen_desert, "desert")  # type: ignore[attr-defined]

@@ -1,11 +1,13 @@
-"""`verify solve arrows`, `verify gen arrows`, `verify judge arrows`, `verify speed arrows`."""
+"""Arrow path commands: ``verify solve arrows``, ``verify gen arrows``, ``verify judge arrows``."""
 from __future__ import annotations
 
+import json
 import sys
 import time
 
 import click
 
+from verify.cli.options import format_option
 from verify.challenges.arrows.generator import DEFAULT_MAX_NODES, generate
 from verify.challenges.arrows.judge import ArrowsJudge
 from verify.challenges.arrows.model import MAX_PUZZLE_BYTES, NOTATIONS, Puzzle, parse_puzzle
@@ -13,6 +15,7 @@ from verify.challenges.arrows.solver import SolveStats, solutions
 from verify.errors import InputError
 from verify.files import input_stream, iter_chunks, read_input
 from verify.report_escape import one_line
+from verify.reports.verdict import render_verdict
 
 _NOTATION = click.Choice(sorted(NOTATIONS))
 
@@ -33,7 +36,8 @@ def _read_puzzle(path: str, notation: str | None = None) -> Puzzle:
               help="Count the solutions, up to BOUND (2 proves a puzzle unique).")
 @click.option("--lists", is_flag=True, help="Print the spec's list-of-rows form instead of the text format.")
 @click.option("--stats", is_flag=True, help="Print search figures and time on stderr.")
-def solve_command(puzzle: str, count: int | None, lists: bool, stats: bool) -> None:
+@format_option("text", "json", default="text")
+def solve_command(puzzle: str, count: int | None, lists: bool, stats: bool, output_format: str) -> None:
     """Solve PUZZLE (a file, or - for stdin; text or list-of-rows form) and print the board.
 
     Exit 0 when solved, 1 when the puzzle has no solution (or, with --count, not exactly one)."""
@@ -44,6 +48,12 @@ def solve_command(puzzle: str, count: int | None, lists: bool, stats: bool) -> N
     elapsed = time.perf_counter() - started
     if stats:
         click.echo(f"{elapsed * 1000:.1f} ms, {figures.nodes} nodes, {figures.branches} branches", err=True)
+    if output_format == "json":
+        shown = found[:1] if count is None else found
+        click.echo(json.dumps({"solutions": len(found), "complete": count is None or len(found) < count,
+                               "boards": [board.to_text() for board in shown],
+                               "nodes": figures.nodes, "branches": figures.branches}, indent=2))
+        sys.exit(0 if len(found) == 1 or (count is None and found) else 1)
     if count is not None:
         more = "" if len(found) < count else " or more"
         click.echo(f"{len(found)}{more} solution{'s' if len(found) != 1 or more else ''}")
@@ -83,7 +93,8 @@ def gen_command(size: int | None, rows: int | None, cols: int | None, seed: int,
 @click.argument("output")
 @click.option("--arrows", "notation", type=_NOTATION, default=None,
               help="Arrow names of OUTPUT (default: those of PUZZLE).")
-def judge_command(puzzle: str, output: str, notation: str | None) -> None:
+@format_option("line", "table", "json", default="line")
+def judge_command(puzzle: str, output: str, notation: str | None, output_format: str) -> None:
     """Judge OUTPUT (a saved program output, - for stdin) as the answer to PUZZLE.
 
     PUZZLE holds at most 1 MiB; OUTPUT is read chunk by chunk (a line longer than a row of
@@ -99,16 +110,9 @@ def judge_command(puzzle: str, output: str, notation: str | None) -> None:
             if verdict is not None:
                 break
     verdict = verdict or judge.finish()
-    click.echo(f"{verdict.status.short} {verdict.status}: {one_line(verdict.message)}" if verdict.message
-               else f"{verdict.status.short} {verdict.status}")
+    if output_format == "line":
+        click.echo(f"{verdict.status.short} {verdict.status}: {one_line(verdict.message)}" if verdict.message
+                   else f"{verdict.status.short} {verdict.status}")
+    else:
+        click.echo(render_verdict(verdict, output_format))
     sys.exit(0 if verdict.accepted else 1)
-
-
-def register(main: click.Group) -> None:
-    main.commands["solve"].add_command(solve_command, "arrows")
-    main.commands["gen"].add_command(gen_command, "arrows")
-    main.commands["judge"].add_command(judge_command, "arrows")
-    from verify.challenges.arrows.speed import speed_command
-    if "speed" not in main.commands:
-        main.add_command(speed_command, "speed")
-

@@ -1,0 +1,162 @@
+"""The contract between the core and a contest: everything the core may ask of one.
+
+A contest is rules only. It never starts a process: it says what to run
+(cases, or tasks for entries that bring several programs), judges what a
+program printed (:class:`StreamJudge`), plays an interactive match through an
+``ask`` function the core gives it, and says how entries are scored. The core
+(:mod:`verify.grading`) runs the programs and turns runs into verdicts.
+
+A contest is a :class:`Contest` subclass instance; the built-in ones are the
+subpackages of :mod:`verify.challenges` (each exposes ``CHALLENGE``), others are
+installed packages (entry-point group ``verify.challenges``) or folders given
+with ``--contest-path`` (see docs/contests.md).
+"""
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from verify.runner import Limits, Program
+from verify.verdict import Verdict
+
+
+class Scoring(enum.Enum):
+    """How a contest ranks its entries."""
+
+    BYTES = "bytes"            # code golf: entries that pass every case, by source bytes (+ flag penalties)
+    TOURNAMENT = "tournament"  # King of the Hill: entries meet each other; ranked by mean score
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """One input a program is judged on."""
+
+    __test__ = False  # not a pytest class
+
+    name: str
+    input: bytes                      # given on standard input
+    path: Path | None = None          # where it came from, for reports
+    args: tuple[str, ...] = ()        # given as command-line arguments when the entry asks
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+class StreamJudge(Protocol):
+    """Judges a program's stdout as it arrives; memory bounded by the state, not the output."""
+
+    def feed(self, chunk: bytes) -> Verdict | None:
+        """Take the next chunk. Return a verdict to stop the program early (a rejection), else None."""
+
+    def finish(self) -> Verdict:
+        """The program exited normally and its output ended: the final verdict."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What one request of an interactive match got back: a line, or why there is none."""
+
+    line: str | None = None
+    failure: str | None = None     # "time limit: ...", "runtime error: exit code 1", "no answer", ...
+
+
+Ask = Callable[[bytes], Reply]
+"""Sends one request (a state) to the program and returns its reply; given by the core."""
+
+
+@dataclass(frozen=True)
+class BatchTask:
+    """One run of a program on one input, its output streamed into ``judge()``.
+
+    ``strict_exit``: a non-zero exit code fails the run even after an accepted output."""
+
+    name: str
+    program: Program
+    stdin: bytes
+    judge: Callable[[], StreamJudge]
+    args: tuple[str, ...] = ()
+    limits: Limits | None = None      # None: the limits of the check
+    strict_exit: bool = True
+
+
+@dataclass(frozen=True)
+class InteractiveTask:
+    """A match: ``play(ask)`` sends requests through ``ask`` and returns the verdict.
+
+    ``persistent``: one process answers request after request (restarted after a
+    failure); otherwise a fresh process per request, answering its first line."""
+
+    name: str
+    program: Program
+    play: Callable[[Ask], Verdict]
+    persistent: bool
+    limits: Limits                     # each request's run; a persistent process's whole life
+    step_timeout: float                # seconds to answer one request
+
+
+Task = BatchTask | InteractiveTask
+
+
+class Grader(Protocol):
+    """What a contest's tournament may ask of the core: runs, never processes of its own."""
+
+    def broken(self, program: Program) -> str | None:
+        """Why ``program`` cannot run (it does not build, its interpreter is missing), or None."""
+
+    def run_batch(self, task: BatchTask) -> tuple[Verdict, float]:
+        """The verdict of one batch run, and its wall time in seconds."""
+
+    def interactive(self, program: Program, persistent: bool, limits: Limits,
+                    step_timeout: float) -> AbstractContextManager[Ask]:
+        """An ``ask`` function for one match (see :class:`InteractiveTask`); its processes
+        end when the context ends."""
+
+
+class Contest(ABC):
+    """A contest. Subclasses set the class attributes and implement the rules."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    scoring: ClassVar[Scoring]
+    commands: ClassVar[Mapping[str, str]] = {}
+    """The contest's own commands, as ``"module:attribute"`` of click commands, imported only
+    when used: under ``judge``, ``solve``, ``gen`` or ``koth`` (``verify judge <name>``), and
+    ``""`` for a group of its own (``verify <name> ...``)."""
+
+    @abstractmethod
+    def parse_options(self, entry: str, table: dict[str, Any], folder: Path) -> Any:
+        """Validate the contest's own table of entry.toml (``[<name>]``); raise EntryError naming the field."""
+
+    def needs_program(self) -> bool:
+        """Whether an entry must name one program (``language`` and ``source``) run on the cases."""
+        return self.scoring is Scoring.BYTES
+
+    def testcases(self, root: Path) -> list[TestCase]:
+        """The cases under ``root`` (normally ``testcases/<name>/``), in a stable order."""
+        return []
+
+    def entry_cases(self, options: Any, folder: Path) -> list[TestCase]:
+        """Extra cases an entry brings with it (the desert's demo map); checked like the others."""
+        return []
+
+    def input_for(self, options: Any, case: TestCase) -> TestCase:
+        """The case as this entry reads it (the arrows' arrow names); by default the case itself."""
+        return case
+
+    def judge(self, options: Any, case: TestCase) -> StreamJudge:
+        """A fresh judge for one run of an entry (with its parsed options) on one case."""
+        raise NotImplementedError(f"{self.name} entries are not judged on cases")
+
+    def entry_tasks(self, options: Any) -> Sequence[Task]:
+        """What ``verify check`` runs for an entry without a program of its own (its roles)."""
+        return []
+
+    def programs(self, options: Any) -> Iterator[Program]:
+        """The programs an entry's contest table declares (built before anything runs)."""
+        return iter(())

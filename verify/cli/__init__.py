@@ -1,0 +1,137 @@
+"""The `verify` command line: thin click commands over the library, loaded lazily.
+
+Every subcommand lives in its own module and is imported only when it runs (or
+when a help page lists it), following click's documented LazyGroup pattern, so
+``import verify.cli`` stays cheap. Contests add commands through their
+``commands`` table (:class:`~verify.challenges.contract.Contest`): to the groups
+``judge``, ``solve``, ``gen`` and ``koth``, and a group of their own (``verify maze ...``).
+
+Every bad input ends in one line on stderr and exit code 2; a rejected entry
+exits 1; success exits 0.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+from verify.errors import VerifyError
+
+CORE_COMMANDS = {
+    "check": "verify.cli.check:check",
+    "rank": "verify.cli.rank:rank",
+    "langs": "verify.cli.langs:langs",
+    "speed": "verify.cli.speed:speed",
+}
+CONTEST_GROUPS = {
+    "judge": "Judge a saved output offline (no program is run).",
+    "solve": "Solve a puzzle with a contest's reference solver.",
+    "gen": "Generate test inputs for a contest.",
+    "koth": "Run a King-of-the-Hill tournament.",
+}
+
+
+def load_command(path: str) -> click.Command:
+    module_name, _, attribute = path.partition(":")
+    command = getattr(importlib.import_module(module_name), attribute)
+    if not isinstance(command, click.Command):
+        raise VerifyError(f"{path} is not a click command")
+    return command
+
+
+def _contest_commands(kind: str) -> dict[str, str]:
+    """contest name -> import path of its command of this kind ("" for its own group)."""
+    from verify import challenges
+    found = {}
+    for name in challenges.names():
+        path = challenges.get(name).commands.get(kind)
+        if path:
+            found[name] = path
+    return found
+
+
+class ContestGroup(click.Group):
+    """``verify judge|solve|gen|koth <contest>``: one subcommand per contest that has one."""
+
+    def __init__(self, name: str, **kwargs: object):
+        super().__init__(name, help=CONTEST_GROUPS[name], **kwargs)  # type: ignore[arg-type]
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_contest_commands(self.name or ""))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from verify import challenges
+        if cmd_name not in challenges.names():
+            return None
+        path = challenges.get(cmd_name).commands.get(self.name or "")
+        return load_command(path) if path else None
+
+
+class MainGroup(click.Group):
+    """The top level: the core commands, the contest groups, and each contest's own group."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*CORE_COMMANDS, *CONTEST_GROUPS, *_contest_commands("")})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in CORE_COMMANDS:
+            return load_command(CORE_COMMANDS[cmd_name])
+        if cmd_name in CONTEST_GROUPS:
+            return ContestGroup(cmd_name)
+        from verify import challenges
+        if cmd_name in challenges.names():
+            path = challenges.get(cmd_name).commands.get("")
+            return load_command(path) if path else None
+        return None
+
+
+def _add_contest_paths(ctx: click.Context, parameter: click.Parameter, value: tuple[str, ...]) -> None:
+    from pathlib import Path
+
+    from verify import challenges
+    for folder in value:
+        challenges.add_contest_path(Path(folder))
+
+
+@click.group(cls=MainGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="verify")
+@click.option("--contest-path", multiple=True, metavar="DIR", expose_value=False, is_eager=True,
+              callback=_add_contest_paths,
+              help="Also load contests from DIR (a contest package, or a folder of them); repeatable. "
+                   "Also: $VERIFY_CONTEST_PATH.")
+def main() -> None:
+    """Judge programming-puzzle contest entries: run them safely, replay their
+    output against the rules, give exact verdicts, rank them."""
+
+
+def run() -> None:
+    """Console entry point: no traceback for a bad input, ever."""
+    from verify.runner import reaper
+    # SIGINT, SIGTERM, SIGHUP, SIGQUIT: kill every run in flight, remove its folder, exit 128+N
+    reaper.install_signal_handlers()
+    try:
+        main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("verify: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except VerifyError as error:
+        click.echo(f"verify: error: {error}", err=True)
+        sys.exit(error.exit_code)
+    except KeyboardInterrupt:
+        click.echo("verify: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(1)
+    except Exception as error:  # a bug of ours: still one line, and say so
+        click.echo(f"verify: internal error: {type(error).__name__}: {error} "
+                   "(please report it; rerun with VERIFY_DEBUG=1 for the traceback)", err=True)
+        if os.environ.get("VERIFY_DEBUG"):
+            raise
+        sys.exit(3)

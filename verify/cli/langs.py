@@ -1,0 +1,21 @@
+"""``verify langs [LANGUAGE...]``."""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from verify.cli.options import format_option, runner_option
+from verify.commands.langs import langs as run_langs
+
+
+@click.command()
+@click.argument("languages", nargs=-1)
+@format_option("table", "json")
+@runner_option
+def langs(languages: tuple[str, ...], output_format: str, runner: Any) -> None:
+    """List the languages, found or missing, with their versions, after a self-test."""
+    report, code = run_langs(list(languages), fmt=output_format)
+    click.echo(report)
+    sys.exit(code)

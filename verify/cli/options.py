@@ -1,0 +1,60 @@
+"""Options shared by the commands: the output format, the limits, the sandbox (as a runner)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any, TypeVar
+
+import click
+
+from verify.runner.limits import Limits
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SANDBOX_HELP = ("Isolation policy: auto (bubblewrap when it works, refuse when it is installed but "
+                "broken), bwrap (bubblewrap or exit 2), none (no bubblewrap). Default: $VERIFY_SANDBOX, else auto.")
+_DEFAULTS = {f.name: f.default for f in fields(Limits)}
+
+
+def format_option(*choices: str, default: str = "table") -> Callable[[F], F]:
+    """``--format``: the one option every command that reports has; the command gets ``output_format``."""
+    return click.option("--format", "output_format", type=click.Choice(list(choices)), default=default,
+                        show_default=True, help="How to print the result.")
+
+
+def _runner(context: click.Context, parameter: click.Parameter, value: str | None) -> Any:
+    from verify.grading import LocalRunner
+    from verify.runner import configure_isolation
+    # SandboxUnavailable: one line, exit 2, before any run
+    return LocalRunner(configure_isolation(value))
+
+
+def runner_option(function: F) -> F:
+    """``--sandbox auto|bwrap|none``: the command gets ``runner``, a LocalRunner with that isolation."""
+    return click.option("--sandbox", "runner", type=click.Choice(["auto", "bwrap", "none"]), default=None,
+                        callback=_runner, help=SANDBOX_HELP)(function)
+
+
+def limit_options(function: F) -> F:
+    """The limits of each run; the command gets ``limits`` (a :class:`Limits`)."""
+    options = [
+        click.option("--time", "wall_time", type=click.FloatRange(min=0.01), default=_DEFAULTS["wall_time"],
+                     show_default=True, help="Wall-time limit per run, seconds."),
+        click.option("--cpu", "cpu_time", type=click.FloatRange(min=0.01), default=None,
+                     help="CPU-time limit per run, seconds (default: the wall-time limit)."),
+        click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=_DEFAULTS["memory"] >> 20,
+                     show_default=True, help="Memory limit per run, MiB."),
+        click.option("--output", "output_mb", type=click.IntRange(min=1), default=_DEFAULTS["output"] >> 20,
+                     show_default=True, help="Stdout limit per run, MiB."),
+        click.option("--processes", type=click.IntRange(min=1), default=_DEFAULTS["processes"], show_default=True,
+                     help="Process limit per run."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def make_limits(wall_time: float, cpu_time: float | None, memory_mb: int, output_mb: int,
+                processes: int) -> Limits:
+    return Limits(wall_time=wall_time, cpu_time=cpu_time or wall_time, memory=memory_mb << 20,
+                  output=output_mb << 20, processes=processes)

@@ -1,0 +1,109 @@
+"""Checks kept between runs, under the digest of everything their outcome depends on.
+
+The key covers: the entry's files (read as at load time), what each task runs (name,
+input, arguments), the source of the whole ``verify`` package and of the contest's own
+package when it lives outside it, the compilers and interpreters the entry's programs
+use (their resolved paths, sizes and modification times: an upgrade changes them),
+the isolation, and the limits. Any change to any of them is a miss.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from functools import cache
+from pathlib import Path
+
+from verify.challenges.contract import BatchTask
+from verify.commands.jobs import Blocked, EntryCheck, entry_programs
+from verify.errors import VerifyError
+from verify.files import entry_folder_contents
+from verify.results import CheckResult, ResultsFormatError
+from verify.runner import Limits, get_language
+
+PACKAGE = Path(__file__).resolve().parent.parent
+SOURCE_SUFFIXES = (".py", ".toml", ".c", ".txt")
+
+
+def _tree_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in SOURCE_SUFFIXES and "__pycache__" not in path.parts and path.is_file():
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+@cache
+def package_digest() -> str:
+    """The whole verify package's source (read once per process)."""
+    return _tree_digest(PACKAGE)
+
+
+@cache
+def _contest_digest(module_name: str) -> str:
+    """The source of a contest that lives outside the verify package ("" for a built-in one)."""
+    location = getattr(sys.modules.get(module_name), "__file__", None)
+    if location is None:
+        return ""
+    folder = Path(location).resolve().parent
+    return "" if folder.is_relative_to(PACKAGE) else _tree_digest(folder)
+
+
+def toolchain(language_key: str) -> list[object]:
+    """What identifies the tools of a language here: each one's path, size and modification time."""
+    tools = get_language(language_key).tools()
+    found: list[object] = []
+    for name, path in sorted(tools.items()):
+        try:
+            info = os.stat(path)
+            found.append([name, os.path.realpath(path), info.st_size, info.st_mtime_ns])
+        except OSError:
+            found.append([name, path])
+    return found
+
+
+def check_key(check: EntryCheck, limits: Limits, isolation: str) -> str | None:
+    """The cache key of a whole check, or None when it must not be cached."""
+    entry = check.entry
+    if check.error is not None or entry is None:
+        return None
+    digest = hashlib.sha256()
+    try:
+        for item, data in entry_folder_contents(entry.folder):
+            name = item.relative.encode("utf-8", "surrogateescape")
+            if item.target is not None:     # a link inside the folder: where it leads
+                digest.update(name + b"\0->" + item.target.encode("utf-8", "surrogateescape") + b"\0")
+            else:
+                digest.update(name + b"\0" + data + b"\0")
+        tools = [[p.language, toolchain(p.language)] for p in entry_programs(entry)]
+    except VerifyError:             # the folder changed since it was loaded, a tool vanished: nothing cached
+        return None
+    for task in check.tasks:
+        digest.update(task.name.encode("utf-8", "surrogateescape") + b"\0")
+        if isinstance(task, BatchTask):
+            digest.update(task.stdin + b"\0" + json.dumps(task.args).encode() + b"\0")
+        elif isinstance(task, Blocked):
+            digest.update(json.dumps(task.verdict.to_dict()).encode())
+    digest.update(json.dumps([package_digest(), _contest_digest(type(entry.challenge).__module__), tools,
+                              isolation, repr(limits), sys.version]).encode())
+    return digest.hexdigest()[:32]
+
+
+class ResultCache:
+    """Check results on disk, one JSON file per key."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def load(self, key: str) -> CheckResult | None:
+        try:
+            return CheckResult.from_json((self.folder / f"{key}.json").read_bytes())
+        except (OSError, ResultsFormatError):
+            return None
+
+    def store(self, key: str, result: CheckResult) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        temporary = self.folder / f".{key}.{os.getpid()}.{id(result)}.tmp"
+        temporary.write_text(CheckResult(result.label, result.results, result.error).to_json())
+        temporary.replace(self.folder / f"{key}.json")

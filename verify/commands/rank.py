@@ -1,0 +1,79 @@
+"""``verify rank``: the code-golf leaderboards, from cached checks where nothing changed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from verify import challenges
+from verify.challenges.contract import Scoring
+from verify.commands.cache import check_key
+from verify.commands.check import results_cache, run_with_progress
+from verify.commands.history import first_added
+from verify.commands.jobs import EntryCheck, load_checks
+from verify.entries import Entry, find_entries
+from verify.errors import VerifyError
+from verify.golf import Score, Standing, rank_standings, score_entry
+from verify.grading import Runner
+from verify.reports.leaderboard import rank_report
+from verify.results import CheckResult
+from verify.runner import Limits, languages
+
+
+def code_golf_contests(challenge: str | None) -> list[str]:
+    if challenge is None:
+        return [n for n in challenges.names() if challenges.get(n).scoring is Scoring.BYTES]
+    if challenges.get(challenge).scoring is not Scoring.BYTES:
+        raise VerifyError(f"{challenge} is not a code-golf contest (its leaderboard: verify koth {challenge})")
+    return [challenge]
+
+
+def rank(runner: Runner, challenge: str | None, *, submissions: Path, testcases: Path | None, jobs: int | None,
+         fmt: str, fresh: bool, limits: Limits) -> str:
+    language_names = {key: lang.name for key, lang in languages().items()}
+    return "\n\n".join(
+        rank_report(name, leaderboard(runner, name, submissions, testcases, jobs, fresh, limits), fmt, language_names)
+        for name in code_golf_contests(challenge))
+
+
+def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Path | None, jobs: int | None,
+                fresh: bool, limits: Limits) -> list[Standing]:
+    """Check (or reuse the cached check of) every entry of `challenge`, then rank them.
+    An unchanged entry is not run again (see :mod:`verify.commands.cache`); --fresh runs all."""
+    checks = load_checks(find_entries(submissions, challenge), testcases)
+    cache = results_cache()
+    keys = {id(c): check_key(c, limits, runner.isolation) for c in checks}
+    outcomes: dict[int, CheckResult] = {}
+    for check in checks:
+        key = keys[id(check)]
+        hit = None if fresh or key is None else cache.load(key)
+        if hit is not None and hit.label == check.label:
+            outcomes[id(check)] = hit
+    run_with_progress(runner, [c for c in checks if id(c) not in outcomes], limits, jobs)
+    standings = []
+    for check in checks:
+        outcome = outcomes.get(id(check))
+        if outcome is None:
+            outcome = check
+            key = keys[id(check)]
+            if key is not None:
+                cache.store(key, check)
+        standings.append(_standing(check, outcome))
+    return rank_standings(standings)
+
+
+def _standing(check: EntryCheck, outcome: CheckResult) -> Standing:
+    entry = check.entry
+    score, why_not = _score(entry, "" if outcome.passed else outcome.why_not)
+    return Standing(label=check.label, name=entry.name if entry else check.label,
+                    language=(entry.language or "") if entry else "", score=score, passed=outcome.passed,
+                    why_not=why_not, added=first_added(entry.folder) if entry else None,
+                    cases=len(outcome.results), entry=entry)
+
+
+def _score(entry: Entry | None, why_not: str) -> tuple[Score | None, str]:
+    """The entry's score, or None and why (a source changed since the entry loaded)."""
+    if entry is None or entry.source is None:
+        return None, why_not
+    try:
+        return score_entry(entry), why_not
+    except VerifyError as error:
+        return None, str(error)

@@ -1,0 +1,40 @@
+"""A code-golf contest's second table: entries that solve every case, ranked by total solving time.
+
+The byte ranking is `verify rank arrows`; this is `verify speed arrows`, for any
+code-golf contest. Cases run one at a time by default (--jobs 1) so entries do not
+slow each other down.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tabulate import tabulate
+
+from verify.commands.jobs import load_checks, run_checks
+from verify.entries import find_entries
+from verify.grading import Runner
+from verify.report_escape import one_line
+from verify.runner import Limits
+
+
+def speed_table(runner: Runner, submissions: Path, testcases: Path | None, jobs: int, limits: Limits,
+                challenge: str = "arrows") -> str:
+    checks = run_checks(runner, load_checks(find_entries(submissions, challenge), testcases), limits, jobs)
+    rows = []
+    for check in checks:
+        total = sum(r.time for r in check.results)
+        cpu = sum(r.cpu_time for r in check.results)
+        slowest = max(check.results, key=lambda r: r.time, default=None)
+        rows.append((not check.passed, total if check.passed else 0.0, check.label, total, cpu,
+                     f"{slowest.case} {slowest.time:.3f}" if slowest else "",
+                     "" if check.passed else check.why_not))
+    rows.sort(key=lambda row: row[:3])
+    table = []
+    place = 0
+    for failed, _, label, total, cpu, slowest, why in rows:
+        place += 0 if failed else 1
+        table.append(["-" if failed else place, one_line(label), f"{total:.3f}", f"{cpu:.3f}", one_line(slowest),
+                      one_line(why)])
+    return f"Speed: {challenge} (total wall seconds over every case, jobs={jobs})\n" + tabulate(
+        table, ["rank", "entry", "total s", "cpu s", "slowest case (s)", "not ranked because"],
+        tablefmt="simple")

@@ -1,0 +1,16 @@
+"""How programs are graded: the only place that turns a run into a verdict.
+
+- :mod:`.batch`: input in, output streamed into the contest's judge;
+- :mod:`.interactive`: the contest's pure match asks, the program answers (per step or persistent);
+- :mod:`.runners`: the injected :class:`Runner` (bubblewrap, rlimits), :mod:`.fake` one for tests;
+- :mod:`.verdicts`: the one limit-to-verdict mapping and the one crash verdict;
+- :mod:`.grader`: the same, offered to a contest's tournament.
+"""
+from verify.grading.batch import grade_batch, grade_case
+from verify.grading.fake import FakeRun, FakeRunner
+from verify.grading.grader import Grader, build_failure
+from verify.grading.interactive import grade_interactive
+from verify.grading.runners import LocalRunner, Runner, bubblewrap_runner, rlimits_runner
+
+__all__ = ["FakeRun", "FakeRunner", "Grader", "LocalRunner", "Runner", "bubblewrap_runner", "build_failure",
+           "grade_batch", "grade_case", "grade_interactive", "rlimits_runner"]

@@ -1,0 +1,45 @@
+"""What the core offers a contest's tournament (:class:`~verify.challenges.contract.Grader`): runs over a runner."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from verify.challenges.contract import Ask, BatchTask
+from verify.errors import VerifyError
+from verify.grading.batch import grade_batch
+from verify.grading.interactive import asker
+from verify.grading.runners import Runner
+from verify.grading.verdicts import start_failure
+from verify.runner import Limits, Program
+from verify.verdict import Verdict
+
+
+def build_failure(runner: Runner, program: Program) -> Verdict | None:
+    """None when ``program`` is ready to run (built, cached); else the verdict each of its runs gets."""
+    try:
+        runner.prepare(program)
+    except (VerifyError, OSError) as error:
+        return start_failure(error)
+    return None
+
+
+class Grader:
+    """Batch runs and interactive matches over one runner, for a contest's own orchestration."""
+
+    def __init__(self, runner: Runner):
+        self.runner = runner
+
+    def broken(self, program: Program) -> str | None:
+        failure = build_failure(self.runner, program)
+        return None if failure is None else f"could not run: {failure.summary()}"
+
+    def run_batch(self, task: BatchTask) -> tuple[Verdict, float]:
+        assert task.limits is not None, "a tournament's batch task carries its limits"
+        result = grade_batch(self.runner, task, task.limits)
+        return result.verdict, result.time
+
+    @contextmanager
+    def interactive(self, program: Program, persistent: bool, limits: Limits,
+                    step_timeout: float) -> Iterator[Ask]:
+        with asker(self.runner, program, persistent, limits, step_timeout) as ask:
+            yield ask

@@ -1,0 +1,106 @@
+"""The interactive grader: the contest's pure match asks, a program answers, one request at a time.
+
+Two protocols give the match its ``ask`` function:
+
+- per step (:class:`PerStepAsker`): a fresh process per request, given the request on
+  standard input; its answer is the first line it prints, and it must exit with code 0;
+- persistent (:class:`PersistentAsker`): one process reads request after request and
+  answers one line each; if it crashes, times out or closes its output, that request
+  fails and a fresh process is started for the next one.
+
+Either way a failure is a :class:`~verify.challenges.contract.Reply` with its reason
+(the shared verdict wording, :meth:`~verify.verdict.Verdict.summary`): the match
+decides what a failed request costs.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from verify.challenges.contract import Ask, InteractiveTask, Reply
+from verify.errors import VerifyError
+from verify.grading.runners import ProgramSession, Runner
+from verify.grading.verdicts import judge_crash, last_line, run_verdict, start_failure
+from verify.results import CaseResult
+from verify.runner import Limits, Program, SessionError
+from verify.verdict import Verdict
+
+
+class PerStepAsker:
+    """The contest protocol: a new process per request."""
+
+    mode = "per-step"
+
+    def __init__(self, runner: Runner, program: Program, limits: Limits):
+        self.runner, self.program, self.limits = runner, program, limits
+
+    def __call__(self, request: bytes) -> Reply:
+        try:
+            result = self.runner.run(self.program, stdin=request, args=(), limits=self.limits)
+        except (VerifyError, OSError) as error:
+            return Reply(failure=start_failure(error).summary())
+        verdict = run_verdict(result, self.limits, None, Verdict.accept, strict_exit=True)
+        if not verdict.accepted:
+            return Reply(failure=verdict.summary())
+        output = result.stdout or b""
+        if not output.strip():
+            return Reply(failure="no answer (empty output)")
+        return Reply(output.split(b"\n", 1)[0].decode("ascii", "replace"))
+
+    def close(self) -> None:
+        pass
+
+
+class PersistentAsker:
+    """One process per match, restarted after a crash, a timeout or the end of its output."""
+
+    mode = "persistent"
+
+    def __init__(self, runner: Runner, program: Program, limits: Limits, step_timeout: float):
+        self.runner, self.program, self.limits, self.step_timeout = runner, program, limits, step_timeout
+        self._session: ProgramSession | None = None
+        self.restarts = 0
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    def __call__(self, request: bytes) -> Reply:
+        if self._session is None:
+            try:
+                self._session = self.runner.session(self.program, self.limits)
+            except (VerifyError, OSError) as error:
+                return Reply(failure=start_failure(error).summary())
+        try:
+            line = self._session.exchange(request, self.step_timeout)
+        except SessionError as error:
+            self.close()
+            self.restarts += 1
+            return Reply(failure=f"{error.reason}: {error}{last_line(error.stderr_tail)}")
+        return Reply(line.decode("ascii", "replace"))
+
+
+@contextmanager
+def asker(runner: Runner, program: Program, persistent: bool, limits: Limits,
+          step_timeout: float) -> Iterator[PerStepAsker | PersistentAsker]:
+    """The ``ask`` function of one match; every process it started has ended when the context ends."""
+    chosen: PerStepAsker | PersistentAsker = (
+        PersistentAsker(runner, program, limits, step_timeout) if persistent else PerStepAsker(runner, program, limits))
+    try:
+        yield chosen
+    finally:
+        chosen.close()
+
+
+def grade_interactive(runner: Runner, task: InteractiveTask, entry: str = "") -> CaseResult:
+    """Play ``task``'s match against its program; the match's verdict, with the time it took."""
+    started = time.perf_counter()
+    ask: Ask
+    with asker(runner, task.program, task.persistent, task.limits, task.step_timeout) as ask:
+        try:
+            verdict = task.play(ask)
+        except Exception as error:      # the contest's match failed: never the entry's fault
+            verdict = judge_crash(error)
+    return CaseResult(entry, task.name, verdict, time=time.perf_counter() - started, isolation=runner.isolation)

@@ -1,0 +1,82 @@
+"""The seam between grading and processes: a :class:`Runner` runs one program.
+
+Graders never start a process themselves; they are given a runner, as an httpx
+client is given a transport:
+
+- :class:`LocalRunner` runs programs on this machine through :mod:`verify.runner`
+  with one :class:`~verify.runner.Isolation`: :func:`bubblewrap_runner` (the sandbox),
+  :func:`rlimits_runner` (limits only), or whatever ``--sandbox`` configured;
+- :class:`verify.grading.fake.FakeRunner` answers from scripts, for tests.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from verify.runner import Isolation, Limits, Program, RunResult, Session, prepare, run_program
+from verify.runner.isolation import current, resolve
+
+
+class ProgramSession(Protocol):
+    """A program kept running between requests (a persistent solver)."""
+
+    def exchange(self, text: bytes, timeout: float) -> bytes:
+        """Write ``text``, return the next line printed; raise SessionError when none comes."""
+
+    def close(self) -> None:
+        """End the program and everything it started."""
+
+
+class Runner(Protocol):
+    """Runs programs; raises CompileError, MissingInterpreter or VerifyError when one cannot start."""
+
+    @property
+    def isolation(self) -> str:
+        """How runs are isolated, as reports name it (``bubblewrap+seccomp+...``, ``rlimits``)."""
+
+    def prepare(self, program: Program) -> None:
+        """Build the program (cached) so that its runs start at once."""
+
+    def run(self, program: Program, *, stdin: bytes, args: Sequence[str], limits: Limits,
+            on_stdout: Callable[[bytes], bool] | None = None) -> RunResult:
+        """Run it to the end (or a limit), streaming its stdout into ``on_stdout``
+        (which returns True to stop it early)."""
+
+    def session(self, program: Program, limits: Limits) -> ProgramSession:
+        """Start it for a conversation, line by line; ``limits`` hold for its whole life."""
+
+
+class LocalRunner:
+    """Runs programs on this machine under one isolation (None: the configured one)."""
+
+    def __init__(self, isolation: Isolation | None = None):
+        self._isolation = isolation
+
+    @property
+    def resolved(self) -> Isolation:
+        return self._isolation or current()
+
+    @property
+    def isolation(self) -> str:
+        return self.resolved.name
+
+    def prepare(self, program: Program) -> None:
+        prepare(program, isolation=self.resolved)
+
+    def run(self, program: Program, *, stdin: bytes, args: Sequence[str], limits: Limits,
+            on_stdout: Callable[[bytes], bool] | None = None) -> RunResult:
+        return run_program(program, stdin=stdin, args=args, limits=limits, on_stdout=on_stdout,
+                           isolation=self.resolved)
+
+    def session(self, program: Program, limits: Limits) -> ProgramSession:
+        return Session(program, limits, isolation=self.resolved).__enter__()
+
+
+def bubblewrap_runner() -> LocalRunner:
+    """Every run in bubblewrap (raises SandboxUnavailable when it does not work here)."""
+    return LocalRunner(resolve("bwrap"))
+
+
+def rlimits_runner() -> LocalRunner:
+    """Runs under resource limits only, without bubblewrap (trusted programs, or no sandbox)."""
+    return LocalRunner(resolve("none"))

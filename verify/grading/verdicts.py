@@ -1,0 +1,91 @@
+"""The one place where a run becomes a verdict.
+
+In this order (docs/runner.md):
+1. the program cannot be built: compile error; its interpreter is missing or it
+   cannot be started: judge error (:func:`start_failure`);
+2. the judge rejected the output while it streamed: the judge's verdict;
+3. a limit stopped it: output limit, time limit, memory limit, process limit;
+4. it was killed by a signal: runtime error naming the signal;
+5. otherwise the judge's final verdict; a non-zero exit code is a runtime error,
+   unless the output was accepted and the exit is lenient (code golf: a program may
+   exit with an error once its output is complete): then it is a warning.
+
+Which limit was hit comes from the kernel's counters (see :mod:`verify.runner.run`),
+never from what the program printed.
+"""
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+
+from verify.errors import VerifyError
+from verify.runner import CompileError, Limits, MissingInterpreter, RunResult
+from verify.sizes import size
+from verify.verdict import Status, Verdict
+
+
+def judge_crash(error: BaseException) -> Verdict:
+    """A contest's own code failed (judge, match, options): never the entry's fault."""
+    if isinstance(error, VerifyError):
+        return Verdict(Status.JUDGE_ERROR, str(error))
+    return Verdict(Status.JUDGE_ERROR, f"the judge failed: {type(error).__name__}: {error}",
+                   "".join(traceback.format_exception(error, limit=-3)))
+
+
+def start_failure(error: Exception) -> Verdict:
+    """Why a program did not start: it does not build (the entry's fault), or the judge
+    cannot run it (a missing interpreter, a failure to start a process: not the entry's)."""
+    if isinstance(error, CompileError):
+        return Verdict(Status.COMPILE_ERROR, str(error), error.log)
+    if isinstance(error, MissingInterpreter | VerifyError):
+        return Verdict(Status.JUDGE_ERROR, str(error))
+    if isinstance(error, OSError):
+        return Verdict(Status.JUDGE_ERROR, f"cannot start the program: {error.strerror or error}")
+    raise error
+
+
+def last_line(text: str) -> str:
+    """``": <last non-blank line>"`` of a stderr tail (cut to 200 characters), or ""."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return f": {lines[-1].strip()[:200]}" if lines else ""
+
+
+def limit_verdict(result: RunResult, limits: Limits) -> Verdict | None:
+    """The verdict of a run stopped by a limit or a signal, or None when it ended by itself."""
+    tail = result.stderr_tail.strip()
+    if result.limit == "output":
+        return Verdict(Status.OUTPUT_LIMIT, f"printed more than {size(limits.output)}")
+    if result.limit == "time":
+        if result.wall_time >= limits.wall_time:
+            return Verdict(Status.TIME_LIMIT, f"still running after {limits.wall_time:g} s (wall time)")
+        return Verdict(Status.TIME_LIMIT, f"used more than {limits.cpu_time:g} s of CPU time")
+    if result.limit == "memory":
+        return Verdict(Status.MEMORY_LIMIT, f"needed more than {size(limits.memory)} of memory"
+                       f" (peak {size(result.peak_memory)})", tail)
+    if result.limit == "processes":
+        return Verdict(Status.RUNTIME_ERROR, f"hit the process limit ({limits.processes} processes)"
+                       + last_line(tail), tail)
+    if result.signal is not None:
+        return Verdict(Status.RUNTIME_ERROR, f"killed by {result.signal_name}" + last_line(tail), tail)
+    return None
+
+
+def run_verdict(result: RunResult, limits: Limits, early: Verdict | None, finish: Callable[[], Verdict],
+                strict_exit: bool = False) -> Verdict:
+    """Combine a finished run with its judge: ``early`` is the judge's verdict while the output
+    streamed (None if it did not stop it), ``finish`` asks the judge for its final one."""
+    if early is not None:
+        return early
+    stopped = limit_verdict(result, limits)
+    if stopped is not None:
+        return stopped
+    final = finish()
+    if not result.exit_code:
+        return final
+    tail = result.stderr_tail.strip()
+    if final.accepted and not strict_exit:
+        final.warnings.append(f"exited with code {result.exit_code} after a complete output")
+        return final
+    judged = f"judge: {final.status}: {final.message}" if not final.accepted or not strict_exit else ""
+    return Verdict(Status.RUNTIME_ERROR, f"exit code {result.exit_code}" + last_line(tail),
+                   "\n".join(filter(None, [tail, judged])))

@@ -1,0 +1,19 @@
+"""The languages table of ``verify langs``."""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from tabulate import tabulate
+
+from verify.report_escape import one_line
+from verify.runner.selftest import LanguageStatus
+
+
+def languages_report(statuses: Sequence[LanguageStatus], isolation: str, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps({"isolation": isolation, "languages": [s.__dict__ for s in statuses]}, indent=2)
+    rows = [[s.key, s.name, "found" if s.found else "missing", one_line(s.version), one_line(s.selftest)]
+            for s in statuses]
+    table = tabulate(rows, ["language", "name", "status", "version", "self-test"], tablefmt="simple")
+    return f"{table}\n\nisolation: {isolation}"

@@ -1,0 +1,325 @@
+"""One sandboxed process: started, driven to its end, and its end classified.
+
+Every program verify starts (a run, a build, a session, a sandbox built ahead) is
+started by `spawn`. `drive` then takes a run to its end in two steps: `_pump`, the I/O
+loop, writes its stdin, streams its stdout to a consumer, stops it at the wall time, at
+the CPU time its cgroup counted, or at the output limit, and returns what happened
+(`Ending`); `_result` then reads what verify-init and the kernel counted, and
+`limit_hit` decides from those counts which limit, if any, the run hit.
+"""
+from __future__ import annotations
+
+import collections
+import fcntl
+import math
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from verify.runner.cgroup import CgroupUsage
+from verify.runner.isolation import Isolation
+from verify.runner.limits import Limits
+from verify.runner.sandbox import Sandbox
+
+CHUNK = 64 << 10
+MEMORY_FAILURE_SHARE = 0.9
+CPU_CHECK_FIRST = 0.05   # seconds of wall time before the run's total CPU time is first read
+CPU_CHECK_MIN = 0.01     # and never more often than this
+CORES = os.cpu_count() or 1   # a run cannot burn more CPU seconds than this per second
+STDOUT_PIPE = 1 << 20    # a 1 MiB stdout pipe, read 1 MiB at a time: the program and a
+                         # judge working on another core wait on each other less
+STDERR_TAIL = 2048
+DRAIN_GRACE = 0.2        # seconds to drain the pipes after the program's main process exited
+
+StdoutConsumer = Callable[[bytes], bool | None]   # returns True to stop the program
+
+
+@dataclass
+class RunResult:
+    exit_code: int | None         # None when killed by a signal
+    signal: int | None
+    limit: str | None             # "time" | "memory" | "output" | "processes" | None: the limit it hit
+    stopped_early: bool           # the stdout consumer asked to stop
+    wall_time: float
+    cpu_time: float
+    peak_memory: int              # bytes (largest resident set among the processes)
+    stdout_bytes: int
+    stdout: bytes | None          # only when no on_stdout consumer was given
+    stderr_tail: str
+    isolation: str
+    accounting: str = "rlimits"   # what counted memory, processes and CPU time (isolation.py)
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.limit is None and not self.stopped_early
+
+    @property
+    def signal_name(self) -> str | None:
+        if self.signal is None:
+            return None
+        try:
+            return signal.Signals(self.signal).name
+        except ValueError:
+            return f"signal {self.signal}"
+
+
+@dataclass(frozen=True)
+class Started:
+    """A program started in its sandbox."""
+
+    process: subprocess.Popen[bytes]
+    argv: list[str]               # the whole command line: verify-init (or prlimit), bubblewrap, the program
+    at: float                     # time.monotonic() when it started: its wall time counts from here
+
+
+def spawn(sandbox: Sandbox, command: Sequence[str], limits: Limits, *, memory_kind: str = "data",
+          memory_extra: int = 0, env: Mapping[str, str] | None = None) -> Started:
+    """Start `command` (the program's own argv, with paths as `sandbox.path` shows them)
+    in `sandbox` (entered, and used for nothing else) under `limits`: its stdin, stdout
+    and stderr are pipes, it leads a new session, its environment is the sandbox's plus
+    `env`. The caller cleans the sandbox up (it owns it), also when this raises."""
+    argv = sandbox.wrap(command, limits, memory_kind, memory_extra)
+    at = time.monotonic()
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=str(sandbox.visible_workdir), env=sandbox.environment(env),
+                               start_new_session=True, user=sandbox.popen_user(), close_fds=True,
+                               pass_fds=sandbox.pass_fds)
+    sandbox.spawned()
+    return Started(process, argv, at)
+
+
+def run_command(argv: Sequence[str], *, workdir: Path, limits: Limits, isolation: Isolation,
+                readonly: Sequence[Path] = (), copy_workdir: bool = True, stdin: bytes = b"",
+                on_stdout: StdoutConsumer | None = None, memory_kind: str = "data", memory_extra: int = 0,
+                env: Mapping[str, str] | None = None) -> RunResult:
+    """Run the command line `argv` in a fresh Sandbox of `isolation` and wait for it.
+
+    copy_workdir=False: the program works in `workdir` itself (a build in its private
+    build folder). A prepared program is run by `verify.runner.run.run_prepared`."""
+    with Sandbox(Path(workdir), readonly=list(readonly), copy_workdir=copy_workdir, isolation=isolation) as sandbox:
+        started = spawn(sandbox, argv, limits, memory_kind=memory_kind, memory_extra=memory_extra, env=env)
+        return drive(started, sandbox, limits, stdin=stdin, on_stdout=on_stdout)
+
+
+def drive(started: Started, sandbox: Sandbox, limits: Limits, *, stdin: bytes = b"",
+          on_stdout: StdoutConsumer | None = None) -> RunResult:
+    """Take a started run to its end (nothing of it is alive afterwards) and classify it.
+    With no `on_stdout` consumer its stdout is collected into the result."""
+    ending = _pump(started, sandbox, limits, stdin, on_stdout)
+    return _result(ending, sandbox, limits)
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group led by `pid` (a run's processes that stayed in its session)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What the I/O loop saw of a run."""
+
+    status: int                     # the main process's wait status, as wait4 gave it
+    rusage: resource.struct_rusage  # and its resource usage (the outer process's, under bubblewrap)
+    wall_time: float
+    stopped_for: str | None         # the limit at which verify stopped it: "time" | "output" | None
+    stopped_early: bool             # the stdout consumer asked to stop
+    stdout_bytes: int
+    stdout: bytes | None            # collected only when there was no consumer
+    stderr_tail: str
+
+
+def _widen_pipe(fd: int) -> None:
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, STDOUT_PIPE)
+    except OSError:
+        pass                     # over /proc/sys/fs/pipe-max-size for a user: keep the default size
+
+
+def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
+          on_stdout: StdoutConsumer | None) -> Ending:
+    """The I/O loop: stdin in, stdout to the consumer (counted against the output limit),
+    the last bytes of stderr kept; stopped at the wall time or at the CPU time the run's
+    cgroup counted. Kills every process of the run before it returns."""
+    process, start = started.process, started.at
+    stdin_pipe, stdout_pipe, stderr_pipe = process.stdin, process.stdout, process.stderr
+    assert stdin_pipe is not None and stdout_pipe is not None and stderr_pipe is not None
+    deadline = start + limits.wall_time
+    collected = bytearray() if on_stdout is None else None
+    stderr_tail: collections.deque[bytes] = collections.deque()
+    stderr_size = 0
+    stdout_bytes = 0
+    limit: str | None = None
+    stopped_early = False
+    status: int | None = None
+    rusage: resource.struct_rusage | None = None
+    exited_at: float | None = None
+
+    selector = selectors.DefaultSelector()
+    pidfd = os.pidfd_open(process.pid)
+    for stream in (stdout_pipe, stderr_pipe):
+        os.set_blocking(stream.fileno(), False)
+    _widen_pipe(stdout_pipe.fileno())
+    selector.register(stdout_pipe, selectors.EVENT_READ, "stdout")
+    selector.register(stderr_pipe, selectors.EVENT_READ, "stderr")
+    selector.register(pidfd, selectors.EVENT_READ, "exit")
+    pending_input = memoryview(stdin)
+    if pending_input:
+        os.set_blocking(stdin_pipe.fileno(), False)
+        selector.register(stdin_pipe, selectors.EVENT_WRITE, "stdin")
+    else:
+        stdin_pipe.close()
+
+    def stop() -> None:
+        kill_group(process.pid)
+
+    cgroup = sandbox.cgroup
+    next_cpu_check = start + CPU_CHECK_FIRST if cgroup is not None else math.inf
+    try:
+        open_streams = 2
+        while open_streams or exited_at is None:   # (a program may close stdout and go on)
+            now = time.monotonic()
+            if exited_at is not None and now > exited_at + DRAIN_GRACE:
+                break                      # something still holds the pipes: it is killed below
+            if now >= deadline:
+                limit = limit or "time"
+                stop()
+                break
+            if now >= next_cpu_check and exited_at is None and cgroup is not None:
+                # the CPU time of every process of the run, reaped or not, against the limit
+                left = limits.cpu_time - cgroup.cpu_time()
+                if left < 0:
+                    limit = limit or "time"
+                    stop()
+                    break
+                next_cpu_check = now + max(CPU_CHECK_MIN, left / CORES)
+            timeout = deadline - now if exited_at is None else exited_at + DRAIN_GRACE - now
+            timeout = min(timeout, max(0.0, next_cpu_check - now))
+            for key, _ in selector.select(timeout=max(0.0, timeout)):
+                what = key.data
+                if what == "exit":
+                    selector.unregister(pidfd)
+                    _, status, rusage = os.wait4(process.pid, 0)
+                    process.returncode = os.waitstatus_to_exitcode(status)
+                    exited_at = time.monotonic()
+                    stop()                 # background children die with the main process
+                elif what == "stdin":
+                    try:
+                        written = os.write(stdin_pipe.fileno(), pending_input[:CHUNK])
+                        pending_input = pending_input[written:]
+                    except OSError:        # (BrokenPipeError included)
+                        pending_input = pending_input[:0]
+                    if not pending_input:
+                        selector.unregister(stdin_pipe)
+                        stdin_pipe.close()
+                else:
+                    try:
+                        chunk = os.read(key.fd, STDOUT_PIPE if what == "stdout" else CHUNK)
+                    except BlockingIOError:
+                        continue
+                    if not chunk:
+                        selector.unregister(key.fileobj)
+                        open_streams -= 1
+                        continue
+                    if what == "stderr":
+                        stderr_tail.append(chunk)
+                        stderr_size += len(chunk)
+                        while stderr_size - len(stderr_tail[0]) >= STDERR_TAIL:
+                            stderr_size -= len(stderr_tail.popleft())
+                        continue
+                    if limit or stopped_early:
+                        continue           # already stopping: ignore the rest
+                    room = limits.output - stdout_bytes
+                    stdout_bytes += len(chunk)
+                    if len(chunk) > room:
+                        chunk = chunk[:room]
+                        limit = "output"
+                        stop()
+                    if collected is not None:
+                        collected += chunk
+                    elif on_stdout is not None and chunk and on_stdout(chunk):
+                        stopped_early = True
+                        stop()
+    finally:
+        stop()
+        sandbox.kill_leftovers()
+        if status is None:
+            _, status, rusage = os.wait4(process.pid, 0)
+            process.returncode = os.waitstatus_to_exitcode(status)
+        selector.close()
+        os.close(pidfd)
+        for stream in (stdin_pipe, stdout_pipe, stderr_pipe):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    assert status is not None and rusage is not None
+    return Ending(status=status, rusage=rusage, wall_time=(exited_at or time.monotonic()) - start,
+                  stopped_for=limit, stopped_early=stopped_early, stdout_bytes=stdout_bytes,
+                  stdout=bytes(collected) if collected is not None else None,
+                  stderr_tail=b"".join(stderr_tail)[-STDERR_TAIL:].decode("utf-8", "replace"))
+
+
+def _result(ending: Ending, sandbox: Sandbox, limits: Limits) -> RunResult:
+    """The run's result: its exit, CPU time and memory as verify-init and the run's cgroup
+    counted them (else as wait4 saw them), and the limit it hit."""
+    cpu = ending.rusage.ru_utime + ending.rusage.ru_stime
+    peak = ending.rusage.ru_maxrss * 1024
+    status = ending.status
+    measured = sandbox.read_report()
+    if measured is not None:
+        # verify-init saw the program itself: its usage (the outer processes' is the judge's)
+        # and its exact wait status (bwrap would turn a signal N into an exit code 128+N)
+        cpu, peak, status = measured
+    code = os.waitstatus_to_exitcode(status)
+    signal_number = -code if code < 0 else None
+    exit_code = None if code < 0 else code
+    if measured is None and exit_code is not None and exit_code > 128 and sandbox.isolation.bwrap is not None:
+        # without verify-init, bwrap reports its child's death by signal N as exit code 128+N
+        signal_number, exit_code = exit_code - 128, None
+    cgroup = sandbox.cgroup
+    usage = cgroup.usage() if cgroup is not None else None
+    if usage is not None:
+        cpu, peak = usage.cpu_time, usage.peak_memory
+    limit = ending.stopped_for if ending.stopped_early else \
+        limit_hit(ending.stopped_for, usage, limits, cpu, peak, exit_code, signal_number)
+    return RunResult(exit_code=exit_code, signal=signal_number, limit=limit, stopped_early=ending.stopped_early,
+                     wall_time=ending.wall_time, cpu_time=cpu, peak_memory=peak, stdout_bytes=ending.stdout_bytes,
+                     stdout=ending.stdout, stderr_tail=ending.stderr_tail, isolation=sandbox.isolation.name,
+                     accounting=sandbox.isolation.accounting if cgroup is not None else "rlimits")
+
+
+def limit_hit(stopped_for: str | None, usage: CgroupUsage | None, limits: Limits, cpu: float, peak: int,
+              exit_code: int | None, signal_number: int | None) -> str | None:
+    """Which limit the run hit, from what the kernel counted (never from what the program
+    printed). `stopped_for`: the limit at which verify itself stopped it (time, output).
+
+    With a cgroup the counts are exact: a fork refused at pids.max is the process limit,
+    an out-of-memory kill is the memory limit. With rlimits only, a peak resident set
+    above the limit is the memory limit too. Either way a failure (non-zero exit or a
+    signal) while holding MEMORY_FAILURE_SHARE of the limit is one: a runtime that
+    refuses an allocation itself (the JVM at -Xmx) fails just short of the limit."""
+    if usage is not None:
+        if usage.forks_refused:
+            return "processes"
+        if usage.oom_kills:
+            return "memory"
+    if stopped_for is not None:
+        return stopped_for
+    if usage is None and peak > limits.memory:
+        return "memory"
+    if cpu > limits.cpu_time or signal_number == signal.SIGXCPU:
+        return "time"
+    failed = bool(exit_code) or signal_number is not None
+    if failed and peak >= limits.memory * MEMORY_FAILURE_SHARE:
+        return "memory"
+    return None

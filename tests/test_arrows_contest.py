@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from verify import challenges
 from verify.challenges.arrows.model import parse_text
 from verify.challenges.arrows.solver import count_solutions
-from verify.challenges.base import TestCase
+from verify.challenges.contract import Scoring, TestCase
 from verify.cli import main
 from verify.errors import EntryError
 
@@ -19,7 +19,7 @@ CHALLENGE = challenges.get("arrows")
 
 
 def test_registered_as_a_code_golf_contest():
-    assert CHALLENGE.name == "arrows" and CHALLENGE.scoring == "bytes"
+    assert CHALLENGE.name == "arrows" and CHALLENGE.scoring is Scoring.BYTES
 
 
 def test_the_test_cases():
@@ -159,8 +159,9 @@ def _entry(root, name, arrows, program):
 
 
 def test_entries_run_through_the_runner_with_their_own_arrow_names(tmp_path):
-    from verify.challenges.arrows.speed import speed_table
-    from verify.checking import load_checks, run_checks
+    from verify.commands.speed import speed_table
+    from verify.commands.jobs import load_checks, run_checks
+    from verify.grading import LocalRunner
     from verify.runner import Limits
 
     cases = tmp_path / "testcases" / "arrows"
@@ -171,12 +172,12 @@ def test_entries_run_through_the_runner_with_their_own_arrow_names(tmp_path):
         "rows = sys.stdin.read().split('\\n')\n"
         "print('3\\n1ZO 3ZW 8Z\\n4Z 2N 7N\\n5O 6NO 9' if rows[1] == '1ZO 0ZW 0Z' else 'not dutch')\n"))
     english = _entry(tmp_path, "english", "english", "print('1SE 3SW 8S\\n4S 2N 7N\\n6E 5NE 9')\n")
-    checks = run_checks(load_checks([dutch, english], cases), Limits(wall_time=20, cpu_time=20), jobs=2)
+    checks = run_checks(LocalRunner(), load_checks([dutch, english], cases), Limits(wall_time=20, cpu_time=20), jobs=2)
     by_name = {c.label: c for c in checks}
     assert by_name["arrows/dutch"].passed, by_name["arrows/dutch"].why_not
     wrong = by_name["arrows/english"].results[0].verdict
     assert wrong.message == "5 at (2,1) is not on the S ray of 4 at (1,0)"
-    table = speed_table(tmp_path / "submissions", cases, 1, Limits(wall_time=20, cpu_time=20))
+    table = speed_table(LocalRunner(), tmp_path / "submissions", cases, 1, Limits(wall_time=20, cpu_time=20))
     lines = table.splitlines()
     assert lines[0].startswith("Speed: arrows")
     assert any(line.split()[:2] == ["1", "arrows/dutch"] for line in lines)

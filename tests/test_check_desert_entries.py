@@ -4,9 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from verify.checking import load_checks, run_checks
+from verify.commands.jobs import load_checks, run_checks
+from verify.grading import LocalRunner
 from verify.runner import Limits
-from verify.scoring import score_entry
+from verify.golf import score_entry
 
 REPO = Path(__file__).parent.parent
 ENTRIES = ["javascript", "perl-deaths", "python-golf", "perl-golf", "awk", "tcl"]
@@ -16,7 +17,7 @@ ENTRIES = ["javascript", "perl-deaths", "python-golf", "perl-golf", "awk", "tcl"
 def checks():
     folders = [REPO / "submissions" / "desert" / name for name in ENTRIES]
     loaded = load_checks(folders, REPO / "testcases" / "desert")
-    return {c.entry.folder.name: c for c in run_checks(loaded, Limits(wall_time=30, cpu_time=30), jobs=2)}
+    return {c.entry.folder.name: c for c in run_checks(LocalRunner(), loaded, Limits(wall_time=30, cpu_time=30), jobs=2)}
 
 
 @pytest.mark.parametrize("name", ENTRIES)
@@ -24,7 +25,7 @@ def test_entry_passes_every_case_and_its_demo(checks, name):
     check = checks[name]
     failed = [(r.case, str(r.verdict.status), r.verdict.message) for r in check.results if not r.passed]
     assert failed == []
-    assert len(check.results) == len(check.cases) > 20
+    assert len(check.results) == len(check.tasks) > 20
     assert check.results[-1].case == "demo"
 
 

@@ -11,10 +11,10 @@ sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 import echo_challenge  # noqa: E402
 from echo_challenge import write_cases, write_entry  # noqa: E402
 
-from verify.challenges.base import TestCase  # noqa: E402
+from verify.challenges.contract import TestCase  # noqa: E402
 from verify.cli import main  # noqa: E402
 from verify.entries import load_entry  # noqa: E402
-from verify.judging import judge_run  # noqa: E402
+from verify.grading import LocalRunner, grade_case  # noqa: E402
 from verify.runner import Limits  # noqa: E402
 from verify.verdict import Status  # noqa: E402
 
@@ -37,8 +37,8 @@ def case(name, data, expected=None):
 def test_judge_run_accepts_and_rejects(contest):
     root, _ = contest
     entry = load_entry(write_entry(root / "submissions" / "echo" / "cat", "cat.py", CAT))
-    assert judge_run(entry, case("same", b"abc"), LIMITS).verdict.status is Status.ACCEPTED
-    wrong = judge_run(entry, case("differ", b"abc", b"abd"), LIMITS)
+    assert grade_case(LocalRunner(), entry, case("same", b"abc"), LIMITS).verdict.status is Status.ACCEPTED
+    wrong = grade_case(LocalRunner(), entry, case("differ", b"abc", b"abd"), LIMITS)
     assert wrong.verdict.status is Status.WRONG and wrong.verdict.message == "output differs at byte 2"
 
 
@@ -46,28 +46,28 @@ def test_early_rejection_stops_a_program_that_would_run_forever(contest):
     root, _ = contest
     source = "import sys\nsys.stdout.write('nope\\n'); sys.stdout.flush()\nwhile True: pass\n"
     entry = load_entry(write_entry(root / "s" / "echo" / "spin", "spin.py", source))
-    result = judge_run(entry, case("x", b"yes\n"), LIMITS)
+    result = grade_case(LocalRunner(), entry, case("x", b"yes\n"), LIMITS)
     assert result.verdict.status is Status.WRONG and result.time < LIMITS.wall_time
 
 
 def test_nonzero_exit_after_a_correct_output_is_a_warning(contest):
     root, _ = contest
     entry = load_entry(write_entry(root / "s" / "echo" / "exit3", "e.py", CAT + "sys.exit(3)\n"))
-    verdict = judge_run(entry, case("x", b"hi\n"), LIMITS).verdict
+    verdict = grade_case(LocalRunner(), entry, case("x", b"hi\n"), LIMITS).verdict
     assert verdict.accepted and verdict.warnings == ["exited with code 3 after a complete output"]
 
 
 def test_nonzero_exit_with_a_wrong_output_is_a_runtime_error(contest):
     root, _ = contest
     entry = load_entry(write_entry(root / "s" / "echo" / "fail", "f.py", "raise SystemExit('broken')\n"))
-    verdict = judge_run(entry, case("x", b"hi\n"), LIMITS).verdict
+    verdict = grade_case(LocalRunner(), entry, case("x", b"hi\n"), LIMITS).verdict
     assert verdict.status is Status.RUNTIME_ERROR and verdict.message == "exit code 1: broken"
 
 
 def test_compile_error_becomes_a_verdict(contest):
     root, _ = contest
     entry = load_entry(write_entry(root / "s" / "echo" / "bad", "bad.c", "int main( {", language="c"))
-    result = judge_run(entry, case("x", b""), LIMITS)
+    result = grade_case(LocalRunner(), entry, case("x", b""), LIMITS)
     assert result.verdict.status is Status.COMPILE_ERROR and "error" in result.verdict.detail
 
 
@@ -75,14 +75,14 @@ def test_input_as_an_argument(contest):
     root, _ = contest
     entry = load_entry(write_entry(root / "s" / "echo" / "argv", "a.py", "import sys\nprint(sys.argv[1], end='')\n",
                                    extra='input = "args"\n'))
-    assert judge_run(entry, case("x", b"hello there"), LIMITS).verdict.accepted
+    assert grade_case(LocalRunner(), entry, case("x", b"hello there"), LIMITS).verdict.accepted
 
 
 def test_a_judge_that_crashes_is_a_judge_error_not_the_entrys_fault(contest, monkeypatch):
     root, _ = contest
     entry = load_entry(write_entry(root / "s" / "echo" / "cat", "cat.py", CAT))
     monkeypatch.setattr(echo_challenge.EchoJudge, "feed", lambda self, chunk: 1 / 0)
-    verdict = judge_run(entry, case("x", b"abc"), LIMITS).verdict
+    verdict = grade_case(LocalRunner(), entry, case("x", b"abc"), LIMITS).verdict
     assert verdict.status is Status.JUDGE_ERROR and "ZeroDivisionError" in verdict.message
 
 
@@ -158,10 +158,11 @@ def test_rank_reuses_cached_checks_until_the_source_changes(contest, monkeypatch
     subs = root / "submissions"
     folder = write_entry(subs / "echo" / "cat", "cat.py", CAT)
     run_cli("rank", "echo", "--submissions", str(subs), "--testcases", str(cases))
-    import verify.commands
+    import verify.commands.check
     calls = []
-    real = verify.commands.run_checks
-    monkeypatch.setattr(verify.commands, "run_checks", lambda checks, *a, **k: calls.append(len(checks)) or real(checks, *a, **k))
+    real = verify.commands.check.run_checks
+    monkeypatch.setattr(verify.commands.check, "run_checks",
+                        lambda runner, checks, *a, **k: calls.append(len(checks)) or real(runner, checks, *a, **k))
     run_cli("rank", "echo", "--submissions", str(subs), "--testcases", str(cases))
     (folder / "cat.py").write_text(CAT + "# changed\n")
     changed = run_cli("rank", "echo", "--submissions", str(subs), "--testcases", str(cases))
@@ -174,10 +175,11 @@ def test_rank_reuses_a_whole_check_but_not_a_check_of_some_cases(contest, monkey
     subs = root / "submissions"
     folder = write_entry(subs / "echo" / "cat", "cat.py", CAT)
     run_cli("check", str(folder), "--testcases", str(cases), "--case", "one")
-    import verify.commands
+    import verify.commands.check
     calls = []
-    real = verify.commands.run_checks
-    monkeypatch.setattr(verify.commands, "run_checks", lambda checks, *a, **k: calls.append(len(checks)) or real(checks, *a, **k))
+    real = verify.commands.check.run_checks
+    monkeypatch.setattr(verify.commands.check, "run_checks",
+                        lambda runner, checks, *a, **k: calls.append(len(checks)) or real(runner, checks, *a, **k))
     run_cli("rank", "echo", "--submissions", str(subs), "--testcases", str(cases))   # only case "one" was checked
     (folder / "cat.py").write_text(CAT + "# changed\n")
     run_cli("check", str(folder), "--testcases", str(cases))
@@ -216,7 +218,7 @@ def test_a_judge_that_cannot_even_start_is_a_judge_error(contest, monkeypatch):
     root, _ = contest
     entry = load_entry(write_entry(root / "s" / "echo" / "cat", "cat.py", CAT))
     monkeypatch.setattr(echo_challenge.EchoChallenge, "judge", lambda self, options, case: {}["missing"])
-    verdict = judge_run(entry, case("x", b"abc"), LIMITS).verdict
+    verdict = grade_case(LocalRunner(), entry, case("x", b"abc"), LIMITS).verdict
     assert verdict.status is Status.JUDGE_ERROR and "KeyError" in verdict.message
 
 

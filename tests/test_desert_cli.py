@@ -50,7 +50,7 @@ def test_output_from_stdin_and_json(files):
     (["judge", "desert", "{d}/map.txt", "{d}/missing.out"], "cannot read the output"),
     (["judge", "desert", "{d}/map.txt", "{d}/good.out", "--notation", "klingon"], "unknown notation 'klingon'"),
     (["judge", "desert", "{d}/map.txt", "{d}/good.out", "--order", "sideways"], "Invalid value"),
-    (["nontrivial", "{d}/broken.txt"], "line 2, column 3"),
+    (["desert", "nontrivial", "{d}/broken.txt"], "line 2, column 3"),
 ])
 def test_bad_input_exits_2_with_one_line(files, args, message):
     result = run(*[a.format(d=files) for a in args])
@@ -62,15 +62,15 @@ def test_bad_input_exits_2_with_one_line(files, args, message):
 def test_nontrivial_exit_codes(files):
     (files / "demo.txt").write_text("........2.\n..........\n..........\nS.1..2....\n..........\n"
                                     "..........\n........1.\n..3.......\n.........E\n")
-    ok = CliRunner().invoke(main, ["nontrivial", str(files / "demo.txt")])
+    ok = CliRunner().invoke(main, ["desert", "nontrivial", str(files / "demo.txt")])
     assert ok.exit_code == 0 and "non-trivial" in ok.output
-    bad = CliRunner().invoke(main, ["nontrivial", str(files / "map.txt")])
+    bad = CliRunner().invoke(main, ["desert", "nontrivial", str(files / "map.txt")])
     assert bad.exit_code == 1
     assert "tile (4,4) holding 8: square (0,5) within its border of width 8 is S" in bad.output
 
 
 def test_notations_are_listed():
-    result = CliRunner().invoke(main, ["notations"])
+    result = CliRunner().invoke(main, ["desert", "notations"])
     assert result.exit_code == 0 and "standard" in result.output and "lrud-xy" in result.output
 
 

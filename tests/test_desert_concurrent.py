@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from verify.challenges.base import TestCase
+from verify.challenges.contract import TestCase
 from verify.challenges.desert import CHALLENGE
 from verify.challenges.desert.concurrent import ConcurrentJudge
 from verify.challenges.desert.judge import DesertJudge, judge_bytes
@@ -204,22 +204,22 @@ def _no_desert_thread_left() -> bool:
 
 
 def test_a_run_rejected_early_is_stopped_and_leaves_no_thread(tmp_path):
-    from verify.judging import judge_run
+    from verify.grading import LocalRunner, grade_case
     from verify.runner import Limits
     entry = _entry(tmp_path, 'import sys\nprint("R+9")\nwhile True:\n    sys.stdout.write("R+0\\nL+0\\n" * 4096)\n')
     case = TestCase("corridor", b"S...E\n", None, ("S...E\n",))
-    result = judge_run(entry, case, Limits(wall_time=20, cpu_time=20))
+    result = grade_case(LocalRunner(), entry, case, Limits(wall_time=20, cpu_time=20))
     assert result.verdict.status is Status.WRONG, result.verdict.message
     assert result.verdict.message.startswith("attempt 1, turn 1 at (0,1)")
     assert _no_desert_thread_left()
 
 
 def test_a_run_killed_for_its_time_leaves_no_thread(tmp_path):
-    from verify.judging import judge_run
+    from verify.grading import LocalRunner, grade_case
     from verify.runner import Limits
     entry = _entry(tmp_path, 'import sys, time\nprint("R+0", flush=True)\ntime.sleep(60)\n')
     case = TestCase("corridor", b"S...E\n", None, ("S...E\n",))
-    result = judge_run(entry, case, Limits(wall_time=1, cpu_time=1))
+    result = grade_case(LocalRunner(), entry, case, Limits(wall_time=1, cpu_time=1))
     assert result.verdict.status is Status.TIME_LIMIT
     gc.collect()                            # nobody calls finish: the dropped judge stops its worker
     assert _no_desert_thread_left()

@@ -335,11 +335,11 @@ def test_a_1000_by_1000_demo_map_is_checked(tmp_path):
 
 
 def test_a_case_too_long_for_an_argument_is_a_judge_error_not_a_crash(tmp_path):
-    from verify.judging import judge_run
+    from verify.grading import LocalRunner, grade_case
     folder = desert_entry(tmp_path, "args", demo=big_map(400), extra='input = "args"\n')
     entry = load_entry(folder)
     (case,) = DESERT.entry_cases(entry.options, folder)
-    verdict = judge_run(entry, case).verdict
+    verdict = grade_case(LocalRunner(), entry, case).verdict
     assert (verdict.status.value, verdict.message) == (
         "judge error", "the case is 156.6 KiB, more than one command-line argument can hold (128 KiB): "
                        "an entry reading it needs input = \"stdin\"")
@@ -348,7 +348,7 @@ def test_a_case_too_long_for_an_argument_is_a_judge_error_not_a_crash(tmp_path):
 def test_a_map_of_nines_lists_a_bounded_number_of_violations(tmp_path):
     path = tmp_path / "nines.txt"
     path.write_bytes(big_map(1000, b"9"))
-    done = verify("nontrivial", path)
+    done = verify("desert", "nontrivial", path)
     lines = done.stdout.decode().splitlines()
     assert done.returncode == 1 and not done.stderr
     assert lines[0] == f"{path}: trivial (more than 1000 violations, the first 1000 listed)"
@@ -450,7 +450,7 @@ def test_solve_arrows_puzzle_too_big_on_stdin():
 
 
 def test_nontrivial_from_a_device():
-    assert one_error_line(verify("nontrivial", "/dev/zero")) == \
+    assert one_error_line(verify("desert", "nontrivial", "/dev/zero")) == \
         "/dev/zero: the map is a character device, not a regular file or a pipe"
 
 
@@ -473,7 +473,7 @@ def test_maze_check_bounded():
 
 
 def test_stdin_still_works_for_the_bounded_readers(tmp_path):
-    done = verify("nontrivial", "-", stdin=SPEC_MAP.read_bytes())
+    done = verify("desert", "nontrivial", "-", stdin=SPEC_MAP.read_bytes())
     assert done.returncode in (0, 1) and done.stdout.startswith(b"-: ") and not done.stderr
     puzzle = REPO / "testcases" / "arrows" / "g03-3x3.txt"
     solved = verify("solve", "arrows", "-", stdin=puzzle.read_bytes())

@@ -5,11 +5,12 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from verify import Status
-from verify.challenges import get
 from verify.challenges.maze.generate import generate_maze
 from verify.challenges.maze.model import ANY_SIZE, parse_maze
 from verify.cli import main
+from verify.commands.jobs import load_checks, run_checks
 from verify.entries import load_entry
+from verify.grading import LocalRunner
 from verify.runner import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,27 +33,37 @@ def test_gen_command_prints_the_format():
     assert parse_maze(output, ANY_SIZE) == generate_maze(6, 3)
 
 
+def check_entry(entry, limits):
+    """``verify check`` of one loaded maze entry: its tasks through the grading core."""
+    (check,) = load_checks([entry.folder], None)
+    if entry.options is not check.entry.options:
+        check.entry.options = entry.options
+        check.tasks = list(entry.challenge.entry_tasks(entry.options))
+    (done,) = run_checks(LocalRunner(), [check], limits, jobs=2)
+    return done.results
+
+
 def test_check_a_good_entry():
-    results = get("maze").check_entry(load_entry(SUBMISSIONS / "drunkard"), Limits(wall_time=5))
+    results = check_entry(load_entry(SUBMISSIONS / "drunkard"), Limits(wall_time=5))
     assert [r.case for r in results] == ["solver on the reference 15x15 maze (seed 1)"]
     assert results[0].verdict.accepted and results[0].verdict.stats["mode"] == "persistent"
 
 
 def test_check_a_crashing_entry_names_what_failed():
-    results = get("maze").check_entry(load_entry(FIXTURES / "crasher"), Limits(wall_time=5))
+    results = check_entry(load_entry(FIXTURES / "crasher"), Limits(wall_time=5))
     architect_15, architect_50, solver = results
     assert architect_15.verdict.status is Status.RUNTIME_ERROR
-    assert architect_15.verdict.message == "forfeit: crash (exit code 3): boom: deliberate crash"
+    assert architect_15.verdict.message == "exit code 3: boom: deliberate crash"
     assert architect_50.case == "architect 50x50 seed 1"
     assert solver.verdict.status is Status.WRONG
     assert solver.verdict.message.startswith("did not arrive: gave up after 20 failed steps in a row after 20 steps; "
-                                             "first failed step 1: crash (exit code 3)")
+                                             "first failed step 1: runtime error: exit code 3")
 
 
 def test_check_statuses_for_a_wrong_size_and_a_hanging_architect():
-    (wrong, _) = get("maze").check_entry(load_entry(FIXTURES / "wrong-size"), Limits(wall_time=5))
+    (wrong, _) = check_entry(load_entry(FIXTURES / "wrong-size"), Limits(wall_time=5))
     assert wrong.verdict.status is Status.WRONG and "width 5 but the maze asked for is 15x15" in wrong.verdict.message
     sleeper = load_entry(FIXTURES / "sleeper")
     sleeper.options = replace(sleeper.options, solver=None)      # its hanging solver would take 20 timeouts
-    hanging = get("maze").check_entry(sleeper, Limits(wall_time=0.5, cpu_time=0.5))
+    hanging = check_entry(sleeper, Limits(wall_time=0.5, cpu_time=0.5))
     assert [r.verdict.status for r in hanging] == [Status.TIME_LIMIT, Status.TIME_LIMIT]

@@ -6,21 +6,23 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from verify.challenges.maze.controller import BuiltMaze, MazeLimits
-from verify.challenges.maze.match import Match, Reply
+from verify.challenges.contract import Reply
+from verify.challenges.maze.match import Match
 from verify.challenges.maze.model import ANY_SIZE, Maze
-from verify.challenges.maze.report import render_json, render_markdown, render_table
-from verify.challenges.maze.tournament import (Contestant, MatchOutcome, TournamentResult,
-                                               run_tournament)
+from verify.challenges.maze.play import BuiltMaze, MazeLimits
+from verify.challenges.maze.tournament import Contestant, MatchOutcome, TournamentResult, run_tournament
 from verify.cli import main
 from verify.entries import load_entry
-from verify.runner import Limits
+from verify.grading import FakeRun, FakeRunner, Grader, LocalRunner
+from verify.reports.tournament import render_json, render_markdown, render_table
+from verify.runner import Limits, Program
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "maze"
 SUBMISSIONS = ROOT / "submissions" / "maze"
 LIMITS = MazeLimits(architect=Limits(wall_time=1.5, cpu_time=1.5, memory=512 << 20, output=1 << 20),
                     step_timeout=0.5, sizes=ANY_SIZE)
+GRADER = Grader(LocalRunner())
 
 
 def contestant(folder: Path) -> Contestant:
@@ -66,12 +68,12 @@ def test_bad_entries_forfeit_or_fail_and_the_tournament_finishes(tmp_path):
     names = ["crasher", "sleeper", "babbler", "wrong-size", "first-move"]
     contestants = [contestant(FIXTURES / n) for n in names] + [contestant(SUBMISSIONS / "drunkard"),
                                                                contestant(SUBMISSIONS / "theseus")]
-    result = run_tournament(contestants, [6], [1], jobs=2, limits=LIMITS, log_dir=tmp_path, patience=3)
+    result = run_tournament(GRADER, contestants, [6], [1], jobs=2, limits=LIMITS, log_dir=tmp_path, patience=3)
     forfeits = {k[0]: b.forfeit for k, b in result.mazes.items() if b.maze is None}
-    assert forfeits["crasher"].startswith("crash (exit code 3)")
-    assert forfeits["sleeper"].startswith("timeout")
-    assert forfeits["babbler"].startswith("invalid maze: line 1 (width)")
-    assert forfeits["wrong-size"] == "invalid maze: line 1 (width): width 5 but the maze asked for is 6x6"
+    assert forfeits["crasher"].startswith("runtime error: exit code 3")
+    assert forfeits["sleeper"].startswith("time limit: still running after 1.5 s")
+    assert forfeits["babbler"].startswith("wrong: invalid maze: line 1 (width)")
+    assert forfeits["wrong-size"] == "wrong: invalid maze: line 1 (width): width 5 but the maze asked for is 6x6"
     assert set(forfeits) == {"crasher", "sleeper", "babbler", "wrong-size"}
     architects = {s.name: s.score for s in result.architect_board()}
     assert all(architects[n] == 0.0 for n in forfeits) and architects["theseus"] > 0
@@ -94,7 +96,7 @@ def test_same_seeds_same_results(tmp_path):
                    contestant(FIXTURES / "first-move")]
     runs = []
     for attempt in range(2):
-        result = run_tournament(contestants, [6, 7], [1, 2], jobs=2, limits=LIMITS, patience=3)
+        result = run_tournament(GRADER, contestants, [6, 7], [1, 2], jobs=2, limits=LIMITS, patience=3)
         data = result.to_json()
         for maze in data["mazes"]:
             maze.pop("wall_time")
@@ -106,9 +108,9 @@ def test_same_seeds_same_results(tmp_path):
 def test_duplicate_names_and_sizes_outside_the_range_are_refused():
     theseus = contestant(SUBMISSIONS / "theseus")
     with pytest.raises(Exception, match="two entries share a name: 'theseus'"):
-        run_tournament([theseus, theseus], [6], [1], limits=LIMITS)
+        run_tournament(GRADER, [theseus, theseus], [6], [1], limits=LIMITS)
     with pytest.raises(Exception, match="size 6 is outside 15..50"):
-        run_tournament([theseus], [6], [1])
+        run_tournament(GRADER, [theseus], [6], [1])
 
 
 def test_cli_tournament_json_and_replay(tmp_path):
@@ -151,8 +153,43 @@ def test_an_entry_that_does_not_compile_forfeits_and_fails(tmp_path):
     (broken / "entry.toml").write_text('challenge = "maze"\n[maze.architect]\nlanguage = "c"\nsource = "bad.c"\n'
                                        '[maze.solver]\nlanguage = "c"\nsource = "bad.c"\n')
     contestants = [contestant(broken), contestant(SUBMISSIONS / "theseus")]
-    result = run_tournament(contestants, [5], [1], limits=LIMITS, log_dir=tmp_path / "logs")
-    assert result.mazes[("broken", 5, 1)].forfeit.startswith("could not run:")
+    result = run_tournament(GRADER, contestants, [5], [1], limits=LIMITS, log_dir=tmp_path / "logs")
+    assert result.mazes[("broken", 5, 1)].forfeit.startswith("could not run: compile error")
     (walk,) = [m for m in result.matches if m.solver == "broken"]
     assert walk.result.ended.startswith("could not run:") and walk.result.steps == 125
     assert {s.name: s.score for s in result.architect_board()}["broken"] == 0.0
+
+
+def test_a_tournament_over_a_fake_runner_starts_no_process(tmp_path):
+    """The tournament's rules alone: architects and solvers answer from scripts."""
+    maze = Maze(4, (0, 0), (0, 3), "0" * 12, "0" * 12)
+    path = iter(maze.shortest_path()[1:])
+
+    def walker(stdin, args):
+        return FakeRun(("%d %d\n" % next(path)).encode())
+
+    runner = FakeRunner({"arch.py": lambda stdin, args: FakeRun(maze.to_text().encode()),
+                         "walk.py": walker,
+                         "broken.py": lambda stdin, args: FakeRun(b"garbage\n", exit_code=1, stderr="boom")})
+    builder = Contestant("builder", load_roles(tmp_path, "builder", architect="arch.py"))
+    walker_entry = Contestant("walker", load_roles(tmp_path, "walker", solver="walk.py"))
+    broken = Contestant("broken", load_roles(tmp_path, "broken", architect="broken.py"))
+    result = run_tournament(Grader(runner), [builder, walker_entry, broken], [4], [1], limits=LIMITS)
+    assert result.mazes[("broken", 4, 1)].forfeit == "runtime error: exit code 1: boom"
+    (walk,) = result.matches
+    assert walk.result.arrived and walk.result.steps == 3 and walk.result.failed_steps == 0
+    assert ("arch.py", b"4 1\n", ("4", "1")) in runner.runs
+    again = TournamentResult.from_json(json.loads(json.dumps(result.to_json())), ANY_SIZE)
+    assert again.to_json() == result.to_json()
+
+
+def load_roles(tmp_path, name, architect=None, solver=None):
+    folder = tmp_path / name
+    folder.mkdir()
+    toml = 'challenge = "maze"\n'
+    for role, source in (("architect", architect), ("solver", solver)):
+        if source:
+            (folder / source).write_text("# scripted by the fake runner\n")
+            toml += f'[maze.{role}]\nlanguage = "python"\nsource = "{source}"\n'
+    (folder / "entry.toml").write_text(toml)
+    return load_entry(folder).options

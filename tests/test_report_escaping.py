@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.challenges.desert.cli import render_verdict
-from verify.checking import EntryCheck
 from verify.errors import EntryError, VerifyError
-from verify.judging import CaseResult
-from verify.report import check_report, rank_report
+from verify.golf import Score, Standing
 from verify.report_escape import markdown, one_line, visible, xml_text
-from verify.scoring import Score, Standing
+from verify.reports.checks import check_report
+from verify.reports.leaderboard import rank_report
+from verify.reports.verdict import render_verdict
+from verify.results import CaseResult, CheckResult
 from verify.verdict import Status, Verdict
 
 REPO = Path(__file__).resolve().parent.parent
@@ -44,13 +44,13 @@ _XML_CHAR = re.compile("[\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]*")
 _RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028-\u202e\u2066-\u2069]")
 
 
-def checks_with(label: str, case: str, message: str, detail: str, error: str) -> list[EntryCheck]:
+def checks_with(label: str, case: str, message: str, detail: str, error: str) -> list[CheckResult]:
     """A failed case, a passed one and an entry that did not load, all made of ``text``."""
     failed = CaseResult(label, case, Verdict(Status.RUNTIME_ERROR, message, detail, warnings=[detail]),
                         time=0.5, memory=1 << 20)
     passed = CaseResult(label, case + "-2", Verdict.accept(message))
-    return [EntryCheck(label, None, results=[failed, passed]),
-            EntryCheck(label + "x", None, error="broken: " + error)]
+    return [CheckResult(label, results=[failed, passed]),
+            CheckResult(label + "x", error="broken: " + error)]
 
 
 def standings_with(name: str, label: str, why_not: str, flag: str) -> list[Standing]:

@@ -1,7 +1,7 @@
 """Code-golf scores: exact byte counts, flag penalties, headers, ranking order."""
 import pytest
 
-from verify.scoring import Score, Standing, flag_penalty, rank_standings, score_source
+from verify.golf import Score, Standing, flag_penalty, rank_standings, score_source
 
 
 @pytest.mark.parametrize("flag, penalty", [

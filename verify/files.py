@@ -30,7 +30,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Iterator
 
 from verify.errors import InputError
-from verify.sizes import size
+from verify.sizes import size as size_text
 
 MAX_ENTRY_TOML_BYTES = 64 << 10     # entry.toml
 MAX_SOURCE_BYTES = 1 << 20          # a program's source file
@@ -73,14 +73,14 @@ def read_entry_file(folder: Path, name: str, limit: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise FileRefused(f"{shown_name(name)} is {kind_of(info.st_mode)}, not a regular file")
         if info.st_size > limit:
-            raise FileRefused(f"{shown_name(name)} is larger than {size(limit)} (the most allowed)")
+            raise FileRefused(f"{shown_name(name)} is larger than {size_text(limit)} (the most allowed)")
         data = _read_at_most(fd, limit + 1)
     except OSError as error:
         raise FileRefused(f"{shown_name(name)}: cannot read it: {error.strerror}") from None
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise FileRefused(f"{shown_name(name)} is larger than {size(limit)} (the most allowed)")
+        raise FileRefused(f"{shown_name(name)} is larger than {size_text(limit)} (the most allowed)")
     return data
 
 
@@ -182,7 +182,7 @@ def scan_entry_folder(folder: Path) -> list[EntryFile]:
                 size = info.st_size
                 total += size
                 if total > MAX_ENTRY_FOLDER_BYTES:
-                    raise FileRefused(f"the entry folder holds more than {size(MAX_ENTRY_FOLDER_BYTES)}")
+                    raise FileRefused(f"the entry folder holds more than {size_text(MAX_ENTRY_FOLDER_BYTES)}")
                 found.append(EntryFile(relative, size=size))
             else:
                 raise FileRefused(f"{shown_name(relative)} is {kind_of(mode)} (an entry folder may hold "
@@ -249,7 +249,7 @@ def read_input(path: str, limit: int, what: str) -> bytes:
     with input_stream(path, what) as stream:
         data = read_chunks(stream, path, what, limit + 1)
     if len(data) > limit:
-        raise InputError(f"{path}: the {what} is larger than {size(limit)} (the most a {what} may hold)")
+        raise InputError(f"{path}: the {what} is larger than {size_text(limit)} (the most a {what} may hold)")
     return data
 
 

@@ -109,19 +109,19 @@ def child_pipe(map_path: str, binary: str, judged: str) -> dict:
 
 def child_judge_run(map_path: str) -> dict:
     """``verify.judging.judge_run``: runner (sandbox, limits, pipe) + streaming judge, as ``verify check``."""
-    from verify.challenges.base import TestCase
+    from verify.challenges.contract import TestCase
     from verify.entries import load_entry
-    from verify.judging import judge_run
+    from verify.grading import LocalRunner, grade_case
     from verify.runner import Limits
     entry = load_entry(ENTRY)
     limits = Limits(wall_time=120, cpu_time=120, memory=1 << 30, output=1 << 31)
     warm = b"SE\n"
-    judge_run(entry, TestCase("warm", warm, None, (warm.decode(),)), limits)   # build, load the kernel
+    grade_case(LocalRunner(), entry, TestCase("warm", warm, None, (warm.decode(),)), limits)   # build, load the kernel
     map_bytes = Path(map_path).read_bytes()
     case = TestCase(Path(map_path).stem, map_bytes, Path(map_path), (map_bytes.decode(),))
     baseline = _peak_rss()
     started = time.perf_counter()
-    result = judge_run(entry, case, limits)
+    result = grade_case(LocalRunner(), entry, case, limits)
     elapsed = time.perf_counter() - started
     return {"time": elapsed, "entry_time": result.time, "status": result.verdict.status.value,
             "rss": _peak_rss(), "baseline": baseline}
@@ -175,10 +175,10 @@ def child_paired(map_path: str, binary: str, rounds: str) -> dict:
     """``judge_run`` with the judge fed synchronously and on its worker thread, alternated in one
     process with the entry alone, ``rounds`` times each: a paired comparison under the same load."""
     import statistics
-    from verify.challenges.base import TestCase
+    from verify.challenges.contract import TestCase
     from verify.challenges.desert import CHALLENGE
     from verify.entries import load_entry
-    from verify.judging import judge_run
+    from verify.grading import LocalRunner, grade_case
     from verify.runner import Limits
     entry = load_entry(ENTRY)
     limits = Limits(wall_time=120, cpu_time=120, memory=1 << 30, output=1 << 31)
@@ -188,7 +188,7 @@ def child_paired(map_path: str, binary: str, rounds: str) -> dict:
         return concurrent_judge(options, case).judge     # the DesertJudge inside, fed by the runner's thread
 
     warm = b"SE\n"
-    judge_run(entry, TestCase("warm", warm, None, (warm.decode(),)), limits)
+    grade_case(LocalRunner(), entry, TestCase("warm", warm, None, (warm.decode(),)), limits)
     map_bytes = Path(map_path).read_bytes()
     case = TestCase(Path(map_path).stem, map_bytes, Path(map_path), (map_bytes.decode(),))
     times: dict[str, list[float]] = {"entry": [], "synchronous": [], "concurrent": [],
@@ -200,7 +200,7 @@ def child_paired(map_path: str, binary: str, rounds: str) -> dict:
         for mode, factory in (("synchronous", synchronous_judge), ("concurrent", concurrent_judge)):
             CHALLENGE.judge = factory
             started = time.perf_counter()
-            result = judge_run(entry, case, limits)
+            result = grade_case(LocalRunner(), entry, case, limits)
             times[mode].append(time.perf_counter() - started)
             assert result.verdict.accepted, result.verdict.message
     CHALLENGE.judge = concurrent_judge

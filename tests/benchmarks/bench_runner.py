@@ -82,7 +82,8 @@ def overhead(program: Program, stdin: bytes, repeat: int, label: str) -> None:
 def parallel(runs: int) -> None:
     import echo_challenge
     from verify import challenges
-    from verify.checking import load_checks, run_checks
+    from verify.commands.jobs import load_checks, run_checks
+    from verify.grading import LocalRunner
 
     real_names, real_get = challenges.names, challenges.get
     challenges.names = lambda: tuple(sorted({*real_names(), "echo"}))
@@ -99,7 +100,7 @@ def parallel(runs: int) -> None:
         for jobs in (1, 2, 1, 2):
             checks = load_checks([entry], cases)
             start = time.perf_counter()
-            run_checks(checks, limits, jobs)
+            run_checks(LocalRunner(), checks, limits, jobs)
             elapsed = time.perf_counter() - start
             assert all(c.passed for c in checks), [r.verdict for c in checks for r in c.results]
             timings.setdefault(jobs, []).append(elapsed)
@@ -109,14 +110,15 @@ def parallel(runs: int) -> None:
 
 
 def real_check() -> None:
-    from verify.checking import load_checks, run_checks
+    from verify.commands.jobs import load_checks, run_checks
+    from verify.grading import LocalRunner
     entries = [REPO / "submissions" / "desert" / name
                for name in ("reference", "javascript", "perl-deaths", "python-golf")]
     timings = {}
     for jobs in (1, 2, 1, 2):
         checks = load_checks(entries, REPO / "testcases" / "desert")
         start = time.perf_counter()
-        run_checks(checks, Limits(wall_time=30, cpu_time=30), jobs)
+        run_checks(LocalRunner(), checks, Limits(wall_time=30, cpu_time=30), jobs)
         timings.setdefault(jobs, []).append(time.perf_counter() - start)
         cases = sum(len(c.results) for c in checks)
     one, two = min(timings[1]), min(timings[2])

@@ -76,7 +76,7 @@ def case_task(entry: Entry, case: TestCase) -> BatchTask | Verdict:
     return BatchTask(case.name, program, stdin, lambda: contest.judge(options, judged), args, strict_exit=False)
 
 
-def grade_case(runner: Runner, entry: Entry, case: TestCase, limits: Limits) -> CaseResult:
+def grade_case(runner: Runner, entry: Entry, case: TestCase, limits: Limits = Limits()) -> CaseResult:
     """Run ``entry`` on ``case`` under ``limits`` and judge it."""
     task = case_task(entry, case)
     if isinstance(task, Verdict):

@@ -1,12 +1,14 @@
-"""Architects and solvers run through the runner: forfeits, failed steps, both solver modes."""
+"""Architects and solvers run through the grading core: forfeits, failed steps, both solver modes."""
 from pathlib import Path
 
 import pytest
 
-from verify.challenges.maze.controller import (MazeLimits, PersistentSolver, PerStepSolver, build_maze)
 from verify.challenges.maze.match import Match
 from verify.challenges.maze.model import ANY_SIZE, Maze, parse_maze
+from verify.challenges.maze.play import MazeLimits, build_maze as build_with
 from verify.entries import load_entry
+from verify.grading import Grader, LocalRunner
+from verify.grading.interactive import asker
 from verify.runner import Limits, Program
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,8 +20,23 @@ QUICK_TIMEOUT = MazeLimits(architect=Limits(wall_time=1.0, cpu_time=1.0), step_t
 SPEC_5X5 = parse_maze("5\n4 2\n0 2\n00001011101110001100\n10100110000100010010\n", ANY_SIZE)
 
 
+RUNNER = LocalRunner()
+
+
 def python(path: Path) -> Program:
     return Program("python", path)
+
+
+def build_maze(program: Program, size: int, seed: int, limits: MazeLimits = MazeLimits()):
+    return build_with(Grader(RUNNER), program, size, seed, limits)
+
+
+def PerStepSolver(program: Program, limits: MazeLimits = MazeLimits()):
+    return asker(RUNNER, program, False, limits.solver(False), limits.step_timeout)
+
+
+def PersistentSolver(program: Program, limits: MazeLimits = MazeLimits()):
+    return asker(RUNNER, program, True, limits.solver(True), limits.step_timeout)
 
 
 def test_entries_declare_their_roles():
@@ -40,9 +57,9 @@ def test_an_architect_builds_the_same_maze_for_the_same_seed():
 
 
 @pytest.mark.parametrize("entry, reason", [
-    ("crasher", "crash (exit code 3): boom: deliberate crash"),
-    ("babbler", "invalid maze: line 1 (width): width 'hello, maze!' is not a non-negative integer"),
-    ("wrong-size", "invalid maze: line 1 (width): width 5 but the maze asked for is 6x6"),
+    ("crasher", "runtime error: exit code 3: boom: deliberate crash"),
+    ("babbler", "wrong: invalid maze: line 1 (width): width 'hello, maze!' is not a non-negative integer"),
+    ("wrong-size", "wrong: invalid maze: line 1 (width): width 5 but the maze asked for is 6x6"),
 ])
 def test_bad_architects_forfeit_with_the_reason(entry, reason):
     built = build_maze(load_entry(FIXTURES / entry).options.architect, 6, 1, SMALL)
@@ -52,7 +69,7 @@ def test_bad_architects_forfeit_with_the_reason(entry, reason):
 
 def test_a_hanging_architect_forfeits_on_time():
     built = build_maze(load_entry(FIXTURES / "sleeper").options.architect, 6, 1, QUICK_TIMEOUT)
-    assert built.maze is None and built.forfeit.startswith("timeout")
+    assert built.maze is None and built.forfeit == "time limit: still running after 1 s (wall time)"
 
 
 def test_architect_gets_size_and_seed_as_arguments_too(tmp_path):
@@ -66,7 +83,7 @@ def test_architect_gets_size_and_seed_as_arguments_too(tmp_path):
 
 @pytest.mark.parametrize("driver", [PerStepSolver, PersistentSolver])
 @pytest.mark.parametrize("entry, failure", [
-    ("crasher", "crash"),
+    ("crasher", "exit code 3"),
     ("babbler", "is not 'row column'"),
 ])
 def test_bad_solvers_get_failed_steps(driver, entry, failure):
@@ -85,7 +102,7 @@ def test_a_hanging_solver_times_out_step_by_step(driver):
     with driver(python(FIXTURES / "sleeper" / "sleep.py"), QUICK_TIMEOUT) as solver:
         result = Match(SPEC_5X5).play(solver, log.append, patience=2)
     steps = [r for r in log if r["type"] == "step"]
-    assert [s["n"] for s in steps] == [1, 2] and all("timeout" in s["failure"] for s in steps)
+    assert [s["n"] for s in steps] == [1, 2] and all("time" in s["failure"] for s in steps)
     assert not result.arrived and result.steps == 125
 
 

@@ -22,7 +22,7 @@ from verify.runner import Program
 
 ENTRY_FILE = "entry.toml"
 INPUT_MODES = ("stdin", "args")
-_FIELDS: dict[str, type | tuple[type, ...]] = {
+_FIELDS: dict[str, type] = {
     "name": str, "challenge": str, "language": str, "source": str, "flags": list,
     "input": str, "author": str, "description": str,
 }

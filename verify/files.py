@@ -24,10 +24,11 @@ import errno
 import os
 import stat
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from verify.errors import InputError
 from verify.sizes import size as size_text

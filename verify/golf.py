@@ -92,8 +92,11 @@ class Standing:
 def rank_standings(standings: list[Standing]) -> list[Standing]:
     """Passing entries by (score, first added, name), ranked 1..n (ties share no rank: the
     earlier entry wins); the others after them, unranked."""
-    ranked = sorted((s for s in standings if s.passed and s.score),
-                    key=lambda s: (s.score.total, s.added if s.added is not None else float("inf"), s.name))
+    def order(standing: Standing) -> tuple[int, float, str]:
+        assert standing.score is not None
+        return (standing.score.total, standing.added if standing.added is not None else float("inf"), standing.name)
+
+    ranked = sorted((s for s in standings if s.passed and s.score), key=order)
     for place, standing in enumerate(ranked, 1):
         standing.rank = place
     others = sorted((s for s in standings if not (s.passed and s.score)), key=lambda s: s.label)

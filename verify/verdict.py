@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-class Status(str, enum.Enum):
+class Status(enum.StrEnum):
     ACCEPTED = "accepted"
     WRONG = "wrong"                       # the contest's judge says why
     PRESENTATION = "presentation error"   # output that cannot be read as the contest's format

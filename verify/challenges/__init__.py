@@ -54,8 +54,12 @@ def _folder_loader(folder: Path) -> Callable[[], Contest]:
             spec.loader.exec_module(module)
         except Exception as error:
             del sys.modules[module_name]
-            raise VerifyError(f"contest folder {str(folder)!r} failed to load: {type(error).__name__}: {error}") from None
-        return getattr(module, "CHALLENGE", None)  # type: ignore[no-any-return]
+            raise VerifyError(f"contest folder {str(folder)!r} failed to load: "
+                              f"{type(error).__name__}: {error}") from None
+        contest = getattr(module, "CHALLENGE", None)
+        if not isinstance(contest, Contest):
+            raise VerifyError(f"contest folder {str(folder)!r} does not provide a verify Contest (its CHALLENGE)")
+        return contest
     return load
 
 

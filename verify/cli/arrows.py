@@ -7,11 +7,11 @@ import time
 
 import click
 
-from verify.cli.options import format_option
 from verify.challenges.arrows.generator import DEFAULT_MAX_NODES, generate
 from verify.challenges.arrows.judge import ArrowsJudge
 from verify.challenges.arrows.model import MAX_PUZZLE_BYTES, NOTATIONS, Puzzle, parse_puzzle
 from verify.challenges.arrows.solver import SolveStats, solutions
+from verify.cli.options import format_option
 from verify.errors import InputError
 from verify.files import input_stream, iter_chunks, read_input
 from verify.report_escape import one_line

@@ -6,12 +6,12 @@ import sys
 
 import click
 
-from verify.cli.options import format_option
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import MAX_MAP_BYTES, DesertMap
 from verify.challenges.desert.nontrivial import MAX_VIOLATIONS, violations
 from verify.challenges.desert.notation import NOTATIONS, load_for_cli
 from verify.challenges.desert.transcript import DEATH_RULES, ORDERS
+from verify.cli.options import format_option
 from verify.files import input_stream, iter_chunks, read_input
 from verify.report_escape import one_line
 from verify.reports.verdict import render_verdict

@@ -1,7 +1,7 @@
 """``verify koth maze`` (the tournament) and ``verify maze show`` (replay a match log)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,8 @@ def _size_range(text: str) -> range:
 @click.command("maze")
 @click.argument("entries", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--sizes", default=DEFAULT_SIZES, show_default=True, help="Maze sizes, comma-separated.")
-@click.option("--seeds", default=DEFAULT_SEEDS, show_default=True, help="Seeds given to the architects, comma-separated.")
+@click.option("--seeds", default=DEFAULT_SEEDS, show_default=True,
+              help="Seeds given to the architects, comma-separated.")
 @click.option("-j", "--jobs", default=2, show_default=True, type=click.IntRange(1, 64), help="Runs in parallel.")
 @format_option("table", "markdown", "json")
 @click.option("--logs", type=click.Path(path_type=Path), default=None,
@@ -78,7 +79,7 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
             raise VerifyError(f"{entry.label}: a {entry.challenge.name} entry, not a maze entry")
         contestants.append(Contestant(entry.name, entry.options))
     limits = MazeLimits(step_timeout=step_timeout, sizes=_size_range(size_range))
-    log_dir = logs or Path("maze-logs") / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    log_dir = logs or Path("maze-logs") / datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     progress = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
     result = run_tournament(Grader(runner), contestants, _int_list("--sizes", sizes), _int_list("--seeds", seeds),
                             jobs=jobs,
@@ -120,6 +121,7 @@ def maze_check(maze_file: Path, size_range: str) -> None:
     maze = parse_maze(read_input(str(maze_file), MAX_MAZE_BYTES, "maze"), _size_range(size_range))
     click.echo(draw(maze), nl=False)
     path = maze.shortest_path()
+    assert path is not None, "parse_maze refuses a maze whose end cannot be reached"
     click.echo(f"valid: {maze.size}x{maze.size}, {maze.wall_count} walls, Manhattan {maze.manhattan}, "
                f"shortest path {len(path) - 1} steps, score denominator {maze.score_denominator}")
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 from typing import Any, TypeVar
 
 import click
@@ -13,7 +12,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 SANDBOX_HELP = ("Isolation policy: auto (bubblewrap when it works, refuse when it is installed but "
                 "broken), bwrap (bubblewrap or exit 2), none (no bubblewrap). Default: $VERIFY_SANDBOX, else auto.")
-_DEFAULTS = {f.name: f.default for f in fields(Limits)}
+DEFAULT = Limits()
 
 
 def format_option(*choices: str, default: str = "table") -> Callable[[F], F]:
@@ -38,15 +37,15 @@ def runner_option(function: F) -> F:
 def limit_options(function: F) -> F:
     """The limits of each run; the command gets ``limits`` (a :class:`Limits`)."""
     options = [
-        click.option("--time", "wall_time", type=click.FloatRange(min=0.01), default=_DEFAULTS["wall_time"],
+        click.option("--time", "wall_time", type=click.FloatRange(min=0.01), default=DEFAULT.wall_time,
                      show_default=True, help="Wall-time limit per run, seconds."),
         click.option("--cpu", "cpu_time", type=click.FloatRange(min=0.01), default=None,
                      help="CPU-time limit per run, seconds (default: the wall-time limit)."),
-        click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=_DEFAULTS["memory"] >> 20,
+        click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=DEFAULT.memory >> 20,
                      show_default=True, help="Memory limit per run, MiB."),
-        click.option("--output", "output_mb", type=click.IntRange(min=1), default=_DEFAULTS["output"] >> 20,
+        click.option("--output", "output_mb", type=click.IntRange(min=1), default=DEFAULT.output >> 20,
                      show_default=True, help="Stdout limit per run, MiB."),
-        click.option("--processes", type=click.IntRange(min=1), default=_DEFAULTS["processes"], show_default=True,
+        click.option("--processes", type=click.IntRange(min=1), default=DEFAULT.processes, show_default=True,
                      help="Process limit per run."),
     ]
     for option in reversed(options):

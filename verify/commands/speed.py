@@ -31,10 +31,10 @@ def speed_table(runner: Runner, submissions: Path, testcases: Path | None, jobs:
     rows.sort(key=lambda row: row[:3])
     table = []
     place = 0
-    for failed, _, label, total, cpu, slowest, why in rows:
+    for failed, _, label, total, cpu, slowest_case, why in rows:
         place += 0 if failed else 1
-        table.append(["-" if failed else place, one_line(label), f"{total:.3f}", f"{cpu:.3f}", one_line(slowest),
-                      one_line(why)])
+        table.append(["-" if failed else place, one_line(label), f"{total:.3f}", f"{cpu:.3f}",
+                      one_line(slowest_case), one_line(why)])
     return f"Speed: {challenge} (total wall seconds over every case, jobs={jobs})\n" + tabulate(
         table, ["rank", "entry", "total s", "cpu s", "slowest case (s)", "not ranked because"],
         tablefmt="simple")

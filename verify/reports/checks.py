@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 from xml.etree import ElementTree
 
 from tabulate import tabulate

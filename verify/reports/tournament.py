@@ -5,7 +5,7 @@ Entry names come from entry.toml (hostile): each table's cells go through
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from tabulate import tabulate
 

@@ -35,7 +35,7 @@ def solver_walk(persistent: bool) -> Any:
                 failures.append(item)
 
         result = Match(generate_maze(*SOLVER_MAZE)).play(ask, record)
-        stats = {"steps": result.steps, "failed_steps": result.failed_steps,
+        stats: dict[str, Any] = {"steps": result.steps, "failed_steps": result.failed_steps,
                  "solver_score": round(result.solver_score, 4), "mode": solver_mode(persistent)}
         if result.arrived:
             return Verdict.accept(f"arrived in {result.steps} steps ({result.failed_steps} failed)", **stats)

@@ -74,8 +74,9 @@ class ArchitectJudge:
             maze = parse_maze(bytes(self.output), self.sizes, expected_size=self.size)
         except MazeFormatError as error:
             return Verdict.wrong(f"invalid maze: {str(error).removeprefix('maze: ')}")
-        self.maze = maze
         path = maze.shortest_path()
+        assert path is not None, "parse_maze refuses a maze whose end cannot be reached"
+        self.maze = maze
         return Verdict.accept(f"valid {maze.size}x{maze.size} maze: {maze.wall_count} walls, shortest path "
                               f"{len(path) - 1} steps", walls=maze.wall_count, manhattan=maze.manhattan,
                               shortest_path=len(path) - 1)

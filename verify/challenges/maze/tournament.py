@@ -84,7 +84,7 @@ class TournamentResult:
         board = []
         for name in self.architects:
             scores, forfeits = [], 0
-            for (arch, size, seed), built in self.mazes.items():
+            for (arch, _size, _seed), built in self.mazes.items():
                 if arch != name:
                     continue
                 if built.maze is None:
@@ -208,14 +208,15 @@ def run_tournament(grader: Grader, contestants: list[Contestant], sizes: list[in
             built = build_maze(grader, architect, size, seed, limits)
         if log_dir is not None:
             with LogWriter(log_dir / "mazes" / f"{_safe(name)}-{size}-{seed}.jsonl") as log:
-                log({"type": "architect", "architect": name, **{k: v for k, v in built.to_json().items() if k != "type"}})
+                record = {k: v for k, v in built.to_json().items() if k != "type"}
+                log({"type": "architect", "architect": name, **record})
         progress(one_line(f"maze {name} size {size} seed {seed}: "
                           + ("ok" if built.maze else f"forfeit: {built.forfeit}")))
         return built
 
     maze_keys = [(a, size, seed) for a in architects for size in sizes for seed in seeds]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        mazes = dict(zip(maze_keys, pool.map(build, maze_keys)))
+        mazes = dict(zip(maze_keys, pool.map(build, maze_keys), strict=True))
 
         def play(task: tuple[tuple[str, int, int], str]) -> MatchOutcome:
             key, solver = task

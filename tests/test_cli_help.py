@@ -60,4 +60,4 @@ def test_importing_the_cli_loads_no_command_contest_or_runner():
             "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('verify', 'tabulate', 'numpy')))))")
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                        check=True).stdout)
-    assert loaded == ["verify", "verify.cli", "verify.errors", "verify.report_escape", "verify.verdict"]
+    assert loaded == ["verify", "verify.cli", "verify.errors", "verify.report_escape"]

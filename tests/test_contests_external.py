@@ -220,16 +220,16 @@ def broken_contests(root: Path) -> Path:
 
 
 @pytest.mark.parametrize(("name", "expected"), [
-    ("lookalike", "contest 'lookalike' does not provide a verify Contest (its CHALLENGE)"),
-    ("nothing", "contest 'nothing' does not provide a verify Contest (its CHALLENGE)"),
+    ("lookalike", "does not provide a verify Contest (its CHALLENGE)"),
+    ("nothing", "does not provide a verify Contest (its CHALLENGE)"),
     ("parrot", "contest 'parrot' calls itself 'echo'"),
     ("raising", "failed to load: RuntimeError: the rules are not ready"),
 ])
 def test_a_broken_contest_is_one_line_and_exit_2(tmp_path, name, expected):
     root = broken_contests(tmp_path / "contests")
-    one_line_error(verify("--contest-path", str(root), "rank", name, cache=tmp_path), expected)
-    one_line_error(verify("--contest-path", str(root / name), "rank", name, cache=tmp_path), expected)
-    one_line_error(verify("rank", name, cache=tmp_path, contest_path=str(root)), expected)
+    one_line_error(verify("--contest-path", str(root), "rank", name, cache=tmp_path), name, expected)
+    one_line_error(verify("--contest-path", str(root / name), "rank", name, cache=tmp_path), name, expected)
+    one_line_error(verify("rank", name, cache=tmp_path, contest_path=str(root)), name, expected)
 
 
 @pytest.mark.parametrize("kind", ["missing", "file"])

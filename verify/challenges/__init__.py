@@ -5,9 +5,10 @@
   entry-point group ``verify.challenges``;
 - a folder: ``--contest-path DIR`` or ``$VERIFY_CONTEST_PATH`` (folders separated
   by ``:``), where DIR is a contest package (``__init__.py`` exposing ``CHALLENGE``)
-  or a folder of such packages.
+  or a folder of such packages; it is named by its contest's ``name``.
 
-A contest is loaded only when it is asked for; its name must be unique.
+Built-in and installed contests are imported only when asked for. A name must be
+unique: two contests of one name are an error naming both.
 """
 from __future__ import annotations
 
@@ -41,26 +42,25 @@ def _builtin_loader(name: str) -> Callable[[], Contest]:
     return lambda: importlib.import_module(f"{__name__}.{name}").CHALLENGE
 
 
-def _folder_loader(folder: Path) -> Callable[[], Contest]:
-    def load() -> Contest:
-        module_name = f"verify_contest_{re.sub(r'[^A-Za-z0-9_]', '_', folder.name)}"
-        spec = importlib.util.spec_from_file_location(module_name, folder / "__init__.py",
-                                                      submodule_search_locations=[str(folder)])
-        if spec is None or spec.loader is None:
-            raise VerifyError(f"contest folder {str(folder)!r} cannot be imported")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        try:
-            spec.loader.exec_module(module)
-        except Exception as error:
-            del sys.modules[module_name]
-            raise VerifyError(f"contest folder {str(folder)!r} failed to load: "
-                              f"{type(error).__name__}: {error}") from None
-        contest = getattr(module, "CHALLENGE", None)
-        if not isinstance(contest, Contest):
-            raise VerifyError(f"contest folder {str(folder)!r} does not provide a verify Contest (its CHALLENGE)")
-        return contest
-    return load
+def _load_folder(folder: Path) -> Contest:
+    """The contest of a package folder (its ``__init__.py`` exposes ``CHALLENGE``)."""
+    module_name = f"verify_contest_{re.sub(r'[^A-Za-z0-9_]', '_', folder.name)}"
+    spec = importlib.util.spec_from_file_location(module_name, folder / "__init__.py",
+                                                  submodule_search_locations=[str(folder)])
+    if spec is None or spec.loader is None:
+        raise VerifyError(f"contest folder {str(folder)!r} cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[module_name]
+        raise VerifyError(f"contest folder {str(folder)!r} failed to load: "
+                          f"{type(error).__name__}: {error}") from None
+    contest = getattr(module, "CHALLENGE", None)
+    if not isinstance(contest, Contest):
+        raise VerifyError(f"contest folder {str(folder)!r} does not provide a verify Contest (its CHALLENGE)")
+    return contest
 
 
 def _contest_folders(paths: Iterable[Path]) -> list[Path]:
@@ -76,16 +76,26 @@ def _contest_folders(paths: Iterable[Path]) -> list[Path]:
 
 
 def _discover() -> dict[str, Callable[[], Contest]]:
+    """Every contest's loader by name. Built-in and installed contests are named without being
+    imported; a contest folder is imported now (it was named explicitly) and named by its
+    contest. Two contests of one name are an error naming both."""
     loaders: dict[str, Callable[[], Contest]] = {}
+    origins: dict[str, str] = {}
+
+    def add_loader(name: str, origin: str, loader: Callable[[], Contest]) -> None:
+        if name in loaders:
+            raise VerifyError(f"two contests are called {name!r}: {origins[name]} and {origin}")
+        loaders[name], origins[name] = loader, origin
+
     for module in pkgutil.iter_modules(__path__):
         if module.ispkg:
-            loaders[module.name] = _builtin_loader(module.name)
+            add_loader(module.name, "the built-in one", _builtin_loader(module.name))
     for point in entry_points(group=ENTRY_POINT_GROUP):
-        if point.name not in loaders:
-            loaders[point.name] = point.load
+        add_loader(point.name, f"the installed {point.value!r}", point.load)
     variable = [Path(p) for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]
     for folder in _contest_folders([*_paths, *variable]):
-        loaders.setdefault(folder.name, _folder_loader(folder))
+        contest = _load_folder(folder)
+        add_loader(contest.name, f"the folder {str(folder)!r}", lambda contest=contest: contest)
     return loaders
 
 
@@ -120,7 +130,7 @@ def get(name: str) -> Contest:
             raise VerifyError(f"contest {name!r} does not provide a verify Contest (its CHALLENGE)")
         if contest.name != name or not _NAME.fullmatch(contest.name):
             raise VerifyError(f"contest {name!r} calls itself {contest.name!r} (a name is lowercase letters, "
-                              "digits, - and _, and matches its folder or entry point)")
+                              "digits, - and _, and matches its entry point)")
         _loaded[name] = contest
         return contest
 

@@ -46,8 +46,12 @@ def _contest_digest(module_name: str) -> str:
     location = getattr(sys.modules.get(module_name), "__file__", None)
     if location is None:
         return ""
-    folder = Path(location).resolve().parent
-    return "" if folder.is_relative_to(PACKAGE) else _tree_digest(folder)
+    path = Path(location).resolve()
+    if path.is_relative_to(PACKAGE):
+        return ""
+    if path.name != "__init__.py":          # a contest module of its own: only its file
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    return _tree_digest(path.parent)
 
 
 def toolchain(language_key: str) -> list[object]:

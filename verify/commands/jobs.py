@@ -16,7 +16,7 @@ from pathlib import Path
 
 from verify.challenges.contract import BatchTask, InteractiveTask, Task, TestCase
 from verify.entries import Entry, entry_label, load_entry
-from verify.errors import VerifyError
+from verify.errors import EntryError, VerifyError
 from verify.grading import Runner, build_failure, grade_batch, grade_interactive
 from verify.grading.batch import case_task
 from verify.grading.verdicts import judge_crash
@@ -86,14 +86,15 @@ def _entry_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str]) 
 
 def load_checks(paths: Iterable[Path], testcases: Path | None,
                 case_patterns: Sequence[str] = ()) -> list[EntryCheck]:
-    """Load each entry and what it runs; a broken one becomes a failed check with its one-line error.
+    """Load each entry and what it runs; a broken one becomes a failed check with its one-line error
+    (a contest that does not load is a VerifyError for the whole command).
     `case_patterns` (shell patterns such as ``one-row-*``) keep only the cases they name."""
     checks = []
     for path in paths:
         label = entry_label(Path(path))
         try:
             entry = load_entry(path)
-        except VerifyError as error:
+        except EntryError as error:    # this entry's fault; a contest that does not load is everyone's
             checks.append(EntryCheck(label, error=str(error)))
             continue
         check = EntryCheck(entry.label, entry=entry)

@@ -1,21 +1,25 @@
-"""Sandboxes built ahead of time (verify/runner/warm.py): the next run of the same
-program takes one, and nothing about the run may differ from a fresh sandbox."""
+"""Sandboxes built ahead of time (verify/runner/warm.py, `ahead=True`): the next run of
+the same program takes one, and nothing about the run may differ from a fresh sandbox."""
+import dataclasses
+import functools
+import shutil
 from pathlib import Path
 
 import pytest
 
-import shutil
-
-from verify.runner import Program, run_program, warm
+from verify.runner import Program, warm
+from verify.runner import run_program as run_cold
 
 pytestmark = pytest.mark.skipif(not shutil.which("bwrap"),
                                 reason="built ahead only under bubblewrap with verify-init")
 
 
+run_program = functools.partial(run_cold, ahead=True)
+
+
 @pytest.fixture(autouse=True)
-def empty_pool(monkeypatch, use_isolation):
+def empty_pool(use_isolation):
     """Sandboxes are built ahead only without a cgroup per run (each would hold one)."""
-    monkeypatch.delenv("VERIFY_AHEAD", raising=False)
     if use_isolation("bwrap", cgroups=False).helper is None:
         pytest.skip("built ahead only with verify-init")
     warm.dispose_all()
@@ -30,7 +34,7 @@ def program(folder: Path, text: str) -> Program:
 
 
 def waiting_sandboxes() -> int:
-    return sum(len(v) for v in warm._ready.values())
+    return warm.waiting()
 
 
 def test_the_next_run_takes_a_sandbox_built_ahead_and_is_still_a_fresh_one(tmp_path):
@@ -75,8 +79,7 @@ def test_waiting_sandboxes_are_bounded_and_removed_without_running_anything(tmp_
         run_program(program(folder, "echo run\n"))
         run_program(program(folder, "echo run\n"))
     assert waiting_sandboxes() <= warm.MAX_READY
-    processes = [r.process for waiting in warm._ready.values() for r in waiting]
-    warm.dispose_all()
+    processes = warm.dispose_all()
     assert waiting_sandboxes() == 0
     assert processes
     for process in processes:
@@ -84,8 +87,30 @@ def test_waiting_sandboxes_are_bounded_and_removed_without_running_anything(tmp_
         assert process.returncode == 125
 
 
-def test_can_be_turned_off(tmp_path, monkeypatch):
-    monkeypatch.setenv("VERIFY_AHEAD", "off")
+def test_off_unless_asked_for(tmp_path):
     show = program(tmp_path, "echo hi\n")
-    assert run_program(show).stdout == b"hi\n"
+    for _ in range(3):
+        assert run_cold(show).stdout == b"hi\n"
     assert waiting_sandboxes() == 0
+
+
+def test_asked_for_with_a_cgroup_per_run_it_runs_as_usual(tmp_path, use_isolation):
+    chosen = use_isolation("bwrap", cgroups=True)
+    if chosen.cgroups is None:
+        pytest.skip("no cgroup per run here")
+    show = program(tmp_path, "echo hi\n")
+    for _ in range(3):
+        result = run_program(show)
+        assert result.stdout == b"hi\n" and result.accounting == chosen.cgroups.name
+    assert waiting_sandboxes() == 0
+
+
+def test_an_isolation_passed_explicitly_is_the_one_used(tmp_path, use_isolation):
+    """Configured with a cgroup per run, a run given an isolation without one is built ahead."""
+    chosen = use_isolation("bwrap", cgroups=True)
+    explicit = dataclasses.replace(chosen, cgroups=None)
+    show = program(tmp_path, "echo hi\n")
+    for _ in range(2):
+        result = run_program(show, isolation=explicit)
+        assert result.stdout == b"hi\n" and result.accounting == "rlimits" and result.isolation == explicit.name
+    assert waiting_sandboxes() >= 1

@@ -8,13 +8,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
-from verify.challenges.base import TestCase
-from verify.judging import run_verdict
-from verify.runner import CompileError, Limits, Program, run_program, sandbox
-from verify.verdict import Status, Verdict
-
 from conftest import machine_modes, mode_id
+
+from verify.grading.verdicts import run_verdict
+from verify.runner import CompileError, Limits, Program, RunResult, run_program, sandbox
+from verify.verdict import Status, Verdict
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
 LIMITS = Limits(wall_time=2.0, cpu_time=1.0, memory=256 << 20, output=4 << 20, processes=16)
@@ -54,14 +52,9 @@ RUNS: list[str] = []     # this test's own temporary root (a marker no other tes
 UIDS: set[int] = set()   # the uids this test process's runs were given
 
 
-class AcceptAnything:
-    """A judge that accepts whatever is printed, so that only the run decides the verdict."""
-
-    def feed(self, chunk):
-        return None
-
-    def finish(self):
-        return Verdict.accept()
+def verdict_of(result: RunResult, limits: Limits) -> Verdict:
+    """The verdict of a run whose judge accepts whatever is printed: only the run decides it."""
+    return run_verdict(result, limits, None, Verdict.accept)
 
 
 def living_processes_mentioning(*markers: str) -> list[str]:
@@ -85,7 +78,7 @@ def living_processes_mentioning(*markers: str) -> list[str]:
 def run_hostile(folder: str, language: str, source: str, *args: str):
     path = HOSTILE / folder / source
     result = run_program(Program(language, path), args=args, limits=LIMITS)
-    verdict = run_verdict(result, AcceptAnything(), LIMITS)
+    verdict = verdict_of(result, LIMITS)
     assert result.wall_time <= LIMITS.wall_time + MARGIN
     assert leftovers(folder) == []
     return result, verdict
@@ -187,7 +180,7 @@ def test_jvm_and_v8_memory_hogs_are_memory_limits(mode, folder, language, source
     machine the CPU limit could come first; memory is what this test is about."""
     limits = dataclasses.replace(LIMITS, wall_time=20.0, cpu_time=20.0)
     result = run_program(Program(language, HOSTILE / folder / source), limits=limits)
-    verdict = run_verdict(result, AcceptAnything(), limits)
+    verdict = verdict_of(result, limits)
     assert verdict.status is Status.MEMORY_LIMIT, verdict
     assert leftovers(folder) == []
 
@@ -288,11 +281,9 @@ def test_without_bubblewrap_or_own_uid_verify_init_still_kills_escaped_children(
     chosen = use_isolation("none", cgroups=False)
     if chosen.helper is None:
         pytest.skip("needs verify-init (a C compiler)")
-    monkeypatch.setattr(sandbox, "current", lambda: dataclasses.replace(chosen, own_uid=False))
     monkeypatch.setattr(sandbox, "running_as_root", lambda: False)
-    import verify.runner.run as run_module
-    monkeypatch.setattr(run_module, "current", lambda: dataclasses.replace(chosen, own_uid=False))
-    result = run_program(Program("python", HOSTILE / "escaped_child" / "escape.py"), limits=LIMITS)
+    result = run_program(Program("python", HOSTILE / "escaped_child" / "escape.py"), limits=LIMITS,
+                         isolation=dataclasses.replace(chosen, own_uid=False))
     assert result.stdout == b"parent done\n" and result.exit_code == 0
     assert living_processes_mentioning(str(private)) == []
     private.rmdir()

@@ -1,15 +1,17 @@
-"""Sandboxes built ahead (warm.py): what they gain on a per-step solver step.
+"""Sandboxes built ahead (warm.py, `ahead=True`): what they gain on a per-step solver step.
 
-    VERIFY_CGROUP=off python tests/benchmarks/bench_runner_ahead.py [--runs 200] [--block 10]
+    python tests/benchmarks/bench_runner_ahead.py [--runs 200] [--block 10]
 
 A maze solver in per-step mode is started once per step with the state on stdin and
 prints one move: the shortest runs a judge makes, where the sandbox's set-up weighs
 most. A tiny Python and a tiny C program of that kind are each run `--runs` times with
-sandboxes built ahead and as many times without, under bubblewrap without a cgroup per
-run (the only mode in which sandboxes can be built ahead). The two settings alternate
-in blocks of `--block` runs, so that the load others put on the machine hits both alike.
-Printed: median and mean wall time of one `run_program` call, the CPU time this
-process and its children used per run, and the ratios ahead / not ahead.
+`ahead=True` and as many times with `ahead=False`, both under bubblewrap without a
+cgroup per run (the same as VERIFY_CGROUP=off; the only mode in which sandboxes can be
+built ahead). The two settings alternate in blocks of `--block` runs, so that the load
+others put on the machine hits both alike. Printed: median and mean wall time of one
+`run_program` call, the CPU time this process and its reaped children used per run
+(a sandbox built ahead is counted when it is reaped, a run or two later), and the
+ratios ahead / not ahead.
 """
 from __future__ import annotations
 
@@ -19,9 +21,10 @@ import resource
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from verify.runner import Limits, Program, isolation, prepare, run_program
+from verify.runner import Limits, Program, RunResult, prepare, resolve_isolation, run_program
 
 PYTHON_STEP = "import sys\nstate = sys.stdin.read()\nprint('N' if len(state) % 2 else 'E')\n"
 C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,sizeof b,stdin);'
@@ -35,7 +38,8 @@ def children_cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure(program: Program, runs: int, block: int, run_one) -> dict[bool, tuple[list[float], float]]:
+def measure(program: Program, runs: int, block: int,
+            run_one: Callable[[Program, bool], RunResult]) -> dict[bool, tuple[list[float], float]]:
     """{ahead: (wall time of each run, CPU seconds per run)}, the settings alternating by block."""
     walls: dict[bool, list[float]] = {True: [], False: []}
     cpu: dict[bool, float] = {True: 0.0, False: 0.0}
@@ -59,15 +63,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--block", type=int, default=10)
     options = parser.parse_args()
-    if os.environ.get("VERIFY_CGROUP", "").lower() not in ("off", "0", "no", "none"):
-        raise SystemExit("run with VERIFY_CGROUP=off: sandboxes are built ahead only without a cgroup per run")
-    chosen = isolation.configure("bwrap")
+    chosen = resolve_isolation("bwrap", cgroups=False)
     print(f"isolation {chosen.name}; load average before {os.getloadavg()[0]:.2f}; cores {os.cpu_count()}")
     limits = Limits(wall_time=10, cpu_time=10)
 
-    def run_one(program: Program, ahead: bool):
-        os.environ["VERIFY_AHEAD"] = "on" if ahead else "off"
-        return run_program(program, stdin=STATE, limits=limits)
+    def run_one(program: Program, ahead: bool) -> RunResult:
+        return run_program(program, stdin=STATE, limits=limits, isolation=chosen, ahead=ahead)
 
     with tempfile.TemporaryDirectory(prefix="bench-ahead-") as folder:
         os.chmod(folder, 0o755)
@@ -77,7 +78,7 @@ def main() -> None:
             os.chmod(source.parent, 0o755)
             source.write_text(text)
             program = Program(language, source)
-            prepare(program)
+            prepare(program, isolation=chosen)
             found = measure(program, options.runs, options.block, run_one)
             (on, on_cpu), (off, off_cpu) = found[True], found[False]
             print(f"  {language:6s} ahead off: median {statistics.median(off) * 1000:6.2f} ms, "

@@ -206,3 +206,60 @@ def test_the_cgroup_catches_shared_memory_as_it_happens(use_isolation):
     assert result.limit == "memory" and result.signal_name == "SIGKILL"   # killed by the kernel
     assert result.peak_memory <= 256 << 20                                # before it got all it wanted
     assert "cgroup" in result.isolation
+
+
+def test_limits_defaults_are_the_field_defaults():
+    """Limits() is the single source of the defaults (a command line reads them from here)."""
+    from verify.runner import DEFAULT_LIMITS
+    assert DEFAULT_LIMITS == Limits()
+    assert (Limits.wall_time, Limits.cpu_time, Limits.memory, Limits.output, Limits.processes) == \
+        (10.0, 10.0, 1 << 30, 1 << 30, 64)
+
+
+def test_an_isolation_passed_explicitly_is_the_one_runs_get(tmp_path, monkeypatch, use_isolation):
+    """run_program, prepare and Session take an Isolation; the configured one (and the
+    environment that configured it) does not matter then."""
+    import dataclasses
+    import shutil
+
+    from verify.runner import resolve_isolation
+    configured = use_isolation("bwrap" if shutil.which("bwrap") else "none", cgroups=True)
+    runs = tmp_path / "runs"
+    explicit = dataclasses.replace(resolve_isolation("none", cgroups=False), temp_root=runs)
+    monkeypatch.setenv("VERIFY_TMPDIR", "/nonexistent")     # read when resolving, never by a run
+    for folder in (tmp_path, runs, tmp_path / "entry"):
+        folder.mkdir(mode=0o755, exist_ok=True)
+        folder.chmod(0o755)
+    source = write(tmp_path / "entry", "where.py",
+                   "import os, sys\nprint(os.getcwd())\nprint(sys.stdin.readline().strip())\n")
+    program = Program("python", source)
+    prepare(program, isolation=explicit)
+    result = run_program(program, stdin=b"hi\n", isolation=explicit)
+    assert result.ok and result.isolation == explicit.name and result.accounting == "rlimits"
+    assert result.stdout.splitlines() == [result.stdout.splitlines()[0], b"hi"]
+    assert result.stdout.startswith(str(runs).encode())    # its private folder, where the isolation says
+    with Session(program, Limits(wall_time=30), isolation=explicit) as session:
+        assert session.isolation == explicit.name
+        assert session.exchange(b"hello\n", timeout=10).startswith(str(runs).encode())
+    assert list(runs.iterdir()) == []                        # made there, and removed
+    if configured.name != explicit.name:
+        monkeypatch.delenv("VERIFY_TMPDIR")
+        assert run_program(program).isolation == configured.name
+
+
+def test_limit_hit_decides_from_the_kernels_counters():
+    """The verdict on limits comes from counts (a cgroup's, else wait4's), in this order:
+    refused forks, out-of-memory kills, the limit verify stopped it at, then the rest."""
+    from verify.runner.cgroup import CgroupUsage
+    from verify.runner.process import limit_hit
+    limits = Limits(cpu_time=1.0, memory=100 << 20)
+    clean = CgroupUsage(cpu_time=0.1, peak_memory=1 << 20, oom_kills=0, forks_refused=0)
+    assert limit_hit(None, clean, limits, 0.1, 1 << 20, 0, None) is None
+    assert limit_hit("time", CgroupUsage(0.1, 1 << 20, 0, 3), limits, 0.1, 1 << 20, 0, None) == "processes"
+    assert limit_hit("output", CgroupUsage(0.1, 1 << 20, 1, 0), limits, 0.1, 1 << 20, None, 9) == "memory"
+    assert limit_hit("output", clean, limits, 0.1, 1 << 20, None, 9) == "output"
+    assert limit_hit(None, clean, limits, 1.5, 1 << 20, 0, None) == "time"
+    assert limit_hit(None, None, limits, 0.1, 200 << 20, 0, None) == "memory"     # rlimits: peak above
+    assert limit_hit(None, clean, limits, 0.1, 200 << 20, 0, None) is None         # a cgroup counted less
+    assert limit_hit(None, None, limits, 0.1, 95 << 20, 1, None) == "memory"      # failed near the limit
+    assert limit_hit(None, None, limits, 0.1, 95 << 20, 0, None) is None

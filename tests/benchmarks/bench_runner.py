@@ -4,12 +4,13 @@
 
 1. Overhead: the same program run N times by a bare ``subprocess.run`` and by
    ``run_program`` (with a streaming consumer), in each isolation mode (MODES: with and
-   without bubblewrap, with a cgroup per run or rlimits only, and the sandbox built ahead
-   during the previous run, which needs bubblewrap without cgroups). Interleaved, the
-   "ahead" runs find their sandbox ready (it was built during the previous round): the
-   best case. Two programs: a C "hello" (the fixed cost of a run, in ms)
-   and the reference desert entry on two real cases (a typical judged run of about
-   0.1 s, and a long one of about 1 s, in %).
+   without bubblewrap, with a cgroup per run or rlimits only, each passed to
+   ``run_program`` as its ``isolation``; and ``ahead=True``, the sandbox built during the
+   previous run, which needs bubblewrap without cgroups). Interleaved, the "ahead" runs
+   find their sandbox ready (it was built during the previous round): the best case.
+   Two programs: a C "hello" (the fixed cost of a run, in ms) and the reference desert
+   entry on two real cases (a typical judged run of about 0.1 s, and a long one of
+   about 1 s, in %).
    Medians are compared (the machine is shared: means are noisy).
 2. Parallelism: `verify check`'s engine (load_checks + run_checks) on 8 CPU-bound
    runs (a Python loop of about 0.4 s each), -j 1 against -j 2.
@@ -31,19 +32,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "fixtures"))
 
-from verify.runner import Limits, Program, isolation, prepare, run_program  # noqa: E402
+from verify.runner import (Isolation, Limits, Program, current_isolation, prepare,  # noqa: E402
+                           resolve_isolation, run_program)
 
 # (policy, cgroups, built ahead): "ahead" needs bubblewrap and no cgroup per run
 MODES = ["bwrap+cgroup", "bwrap+rlimits", "bwrap+rlimits+ahead", "none+cgroup", "none+rlimits"]
 
 
-def use_mode(mode: str) -> str:
-    """Configure the runner for `mode`; its isolation name."""
+def isolation_of(mode: str) -> tuple[Isolation, bool]:
+    """The isolation of `mode`, and whether its runs build their next sandbox ahead."""
     policy, accounting, *ahead = mode.split("+")
-    os.environ["VERIFY_CGROUP"] = "on" if accounting == "cgroup" else "off"
-    os.environ["VERIFY_AHEAD"] = "on" if ahead else "off"
-    chosen = isolation.configure(policy)
-    return chosen.name + (" (ahead)" if ahead else "")
+    return resolve_isolation(policy, cgroups=accounting == "cgroup"), bool(ahead)
 
 
 def overhead(program: Program, stdin: bytes, repeat: int, label: str) -> None:
@@ -56,22 +55,21 @@ def overhead(program: Program, stdin: bytes, repeat: int, label: str) -> None:
     def bare():
         subprocess.run(bare_argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=folder)
 
-    def harness():
-        result = run_program(program, stdin=stdin, on_stdout=lambda chunk: None)
+    def harness(mode: str):
+        chosen, ahead = isolations[mode]
+        result = run_program(program, stdin=stdin, on_stdout=lambda chunk: None, isolation=chosen, ahead=ahead)
         assert result.exit_code == 0, result.stderr_tail
 
     modes = MODES
+    isolations = {mode: isolation_of(mode) for mode in modes}
+    names = {mode: chosen.name + (" (ahead)" if ahead else "") for mode, (chosen, ahead) in isolations.items()}
     samples: dict[str, list[float]] = {"bare": [], **{m: [] for m in modes}}
-    names = {}
     for round_number in range(repeat + 1):
         for mode in ["bare", *modes]:
-            if mode != "bare":
-                names[mode] = use_mode(mode)
             start = time.perf_counter()
-            bare() if mode == "bare" else harness()
+            bare() if mode == "bare" else harness(mode)
             if round_number:  # round 0 warms the caches (artefact, verify-init, page cache)
                 samples[mode].append(time.perf_counter() - start)
-    isolation.reset()
     base = statistics.median(samples["bare"])
     for mode in modes:
         ours = statistics.median(samples[mode])
@@ -170,7 +168,7 @@ def session_round_trips(exchanges: int = 20000) -> None:
                 session.exchange(b"hello there\n", 10)
             session_rate = exchanges / (time.perf_counter() - start)
     print(f"  raw pipe {raw_rate:,.0f} exchanges/s, Session {session_rate:,.0f}/s"
-          f" (ratio {session_rate / raw_rate:.2f}; isolation {isolation.current().name})")
+          f" (ratio {session_rate / raw_rate:.2f}; isolation {current_isolation().name})")
 
 
 def main() -> None:

@@ -46,7 +46,8 @@ class Link:
     target: str
 
     def __str__(self) -> str:
-        return f"{self.file.relative_to(ROOT) if self.file.is_relative_to(ROOT) else self.file}:{self.line}: {self.target}"
+        where = self.file.relative_to(ROOT) if self.file.is_relative_to(ROOT) else self.file
+        return f"{where}:{self.line}: {self.target}"
 
 
 def _strip_code_spans(line: str) -> str:

@@ -1,12 +1,12 @@
-"""Maze controller and fog benchmark (issue 4). Prints figures and ratios; asserts nothing.
+"""Maze matches and fog benchmark. Prints figures and ratios; asserts nothing.
 
     python3 tests/benchmarks/bench_maze.py [--steps 4000] [--spawns 200]
 
-1. Persistent mode: steps per second of the full controller (fog view, the
+1. Persistent mode: steps per second of the full match driver (fog view, the
    runner's Session in its sandbox, answer parsing, JSON log written to a file)
    against a raw pipe round trip to the same trivial C program (the
    first-move solver, run directly, same state bytes). Target: >= 1/2 the raw rate.
-2. Per-step mode: seconds per step of the controller (a sandboxed process per
+2. Per-step mode: seconds per step of the match driver (a sandboxed process per
    step through run_program) against a bare spawn of the same program
    (subprocess.run, no sandbox). Target: within 20 %.
 3. One fog view on a 50x50 maze: reveal a new cell + build the 7-line state,
@@ -26,7 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from verify.challenges.maze.controller import MazeLimits, PersistentSolver, PerStepSolver  # noqa: E402
+from verify.challenges.maze.play import MazeLimits  # noqa: E402
+from verify.grading import LocalRunner  # noqa: E402
+from verify.grading.interactive import asker  # noqa: E402
 from verify.challenges.maze.fog import FogOfWar  # noqa: E402
 from verify.challenges.maze.match import Match  # noqa: E402
 from verify.challenges.maze.matchlog import LogWriter  # noqa: E402
@@ -35,6 +37,15 @@ from verify.runner import Limits, Program, prepare, run_program  # noqa: E402
 
 FIRST_MOVE = Program("c", ROOT / "tests" / "fixtures" / "maze" / "first-move" / "first_move.c")
 LIMITS = MazeLimits(step_timeout=5.0, sizes=ANY_SIZE)
+RUNNER = LocalRunner()
+
+
+def persistent_solver(program, limits):
+    return asker(RUNNER, program, True, limits.solver(True), limits.step_timeout)
+
+
+def per_step_solver(program, limits):
+    return asker(RUNNER, program, False, limits.solver(False), limits.step_timeout)
 
 
 def cycling_maze(size: int) -> Maze:
@@ -54,7 +65,7 @@ def persistent(steps: int, rounds: int) -> None:
     state = Match(maze).state()
     command = binary()
     print(f"persistent mode, {size}x{size} maze ({len(state)}-byte states), {steps} steps, {rounds} rounds "
-          "(raw and controller alternate; the machine is shared, so look at the median):")
+          "(raw and match driver alternate; the machine is shared, so look at the median):")
     ratios = []
     for round_number in range(1, rounds + 1):
         raw = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
@@ -68,7 +79,7 @@ def persistent(steps: int, rounds: int) -> None:
 
         match = Match(maze, limit=steps)
         with tempfile.TemporaryDirectory() as folder, LogWriter(Path(folder) / "bench.jsonl") as log:
-            with PersistentSolver(FIRST_MOVE, LIMITS) as solver:
+            with persistent_solver(FIRST_MOVE, LIMITS) as solver:
                 solver(match.state())                      # start the session outside the timing
                 in_exchange = 0.0
 
@@ -91,11 +102,11 @@ def persistent(steps: int, rounds: int) -> None:
         ratios.append(raw_time / ours)
         print(f"  round {round_number}: raw pipe (same C program, no sandbox) {steps / raw_time:8.0f} steps/s; "
               f"Session.exchange alone {steps / exchange_only:7.0f}/s; "
-              f"controller (fog + Session + parse + JSON log) {steps / ours:7.0f}/s; ratio {raw_time / ours:.2f}")
+              f"match driver (fog + Session + parse + JSON log) {steps / ours:7.0f}/s; ratio {raw_time / ours:.2f}")
         print(f"           per step: raw {raw_time / steps * 1e6:.1f} us; exchange alone {exchange_only / steps * 1e6:.1f} us; "
-              f"in the controller: exchange {in_exchange / steps * 1e6:.1f} us + "
+              f"in the match driver: exchange {in_exchange / steps * 1e6:.1f} us + "
               f"the maze layer {(ours - in_exchange) / steps * 1e6:.1f} us")
-    print(f"  median ratio controller/raw: {statistics.median(ratios):.2f} (target >= 0.50)")
+    print(f"  median ratio match driver/raw: {statistics.median(ratios):.2f} (target >= 0.50)")
 
 
 def per_step(spawns: int) -> None:
@@ -114,7 +125,7 @@ def per_step(spawns: int) -> None:
     runner_only = (time.perf_counter() - start) / spawns
 
     match = Match(maze, limit=spawns)
-    with PerStepSolver(FIRST_MOVE, LIMITS) as solver:
+    with per_step_solver(FIRST_MOVE, LIMITS) as solver:
         start = time.perf_counter()
         result = match.play(solver, patience=0)
         ours = (time.perf_counter() - start) / spawns
@@ -122,8 +133,8 @@ def per_step(spawns: int) -> None:
     print(f"per-step mode, 15x15 maze, {spawns} steps (one process each):")
     print(f"  bare spawn (subprocess.run, no sandbox): {bare * 1000:7.2f} ms/step")
     print(f"  run_program alone (sandbox + limits):    {runner_only * 1000:7.2f} ms/step")
-    print(f"  controller (fog + run_program + parse):  {ours * 1000:7.2f} ms/step")
-    print(f"  controller/bare: {ours / bare:.2f} (target <= 1.20); controller/run_program: {ours / runner_only:.2f}")
+    print(f"  match driver (fog + run_program + parse):  {ours * 1000:7.2f} ms/step")
+    print(f"  match driver/bare: {ours / bare:.2f} (target <= 1.20); match driver/run_program: {ours / runner_only:.2f}")
 
 
 def fog_cost(repeats: int = 20000) -> None:

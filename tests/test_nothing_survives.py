@@ -184,12 +184,18 @@ def _describe(left: dict[int, str]) -> str:
 
 # -- verify signalled directly ----------------------------------------------------------------
 
-@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_interrupted_or_terminated_verify_leaves_nothing(setup, signum, code):
+@pytest.mark.parametrize("signum, code, repeat", [(signal.SIGINT, 130, False), (signal.SIGTERM, 143, False),
+                                                  (signal.SIGTERM, 143, True)], ids=["INT", "TERM", "TERM-twice"])
+def test_interrupted_or_terminated_verify_leaves_nothing(setup, signum, code, repeat):
+    """repeat: the same signal again while the runs are being stopped, as `timeout` sends
+    it (to verify, then to verify's process group): one request, still cleaned up."""
     process = setup.start()
     wait_until_running(setup.marker, process)
     os.kill(process.pid, signum)
     since = time.monotonic()
+    if repeat:
+        time.sleep(0.002)
+        os.kill(process.pid, signum)
     left = survivors_after(setup.marker, since)
     try:
         _, err = process.communicate(timeout=10)

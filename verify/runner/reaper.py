@@ -16,7 +16,9 @@ Three jobs, all about what a run leaves behind when verify itself ends abnormall
   ``install_signal_handlers`` makes SIGINT, SIGTERM, SIGHUP and SIGQUIT call every one
   of them (``abort_all``) and then end verify at once with exit code 128 + the signal
   (``os._exit``: worker threads blocked on a program's pipes cannot hold it up). A
-  second signal during that ends verify immediately.
+  second signal during that ends verify immediately, unless it is the same signal
+  within SIGNAL_REPEAT_GRACE of the first: the same request sent twice (``timeout``
+  signals its child, then the child's whole process group, verify included).
 
 This module uses the standard library only (it is imported by cgroup.py and
 sandbox.py, early in the import of ``verify.runner``).
@@ -42,6 +44,7 @@ from pathlib import Path
 
 CGROUP_KILL_TIMEOUT = 2.0     # seconds spent emptying one stale cgroup
 ABORT_TIMEOUT = 3.0           # seconds abort_all waits for the aborts it started
+SIGNAL_REPEAT_GRACE = 0.5     # seconds within which the same signal again is the same request
 HANDLED_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 
 _TAG = r"(\d+-\d+)"
@@ -241,6 +244,7 @@ _registry_lock = threading.RLock()     # re-entrant: a signal handler may run wh
 _registry: dict[int, Callable[[], None]] = {}
 _tokens = itertools.count(1)
 _exiting = threading.Event()           # set by the signal handler: verify is about to end
+_first_signal: tuple[int, float] | None = None   # (number, time.monotonic()) of the signal that set it
 
 
 def track(abort: Callable[[], None]) -> int:
@@ -310,9 +314,14 @@ def _flush() -> None:
 
 
 def _on_signal(number: int, frame: object) -> None:
+    global _first_signal
     code = 128 + number
     if _exiting.is_set():
+        first = _first_signal
+        if first is not None and first[0] == number and time.monotonic() - first[1] < SIGNAL_REPEAT_GRACE:
+            return                     # the same request again: the abort under way goes on
         os._exit(code)                 # a second signal while aborting: stop at once
+    _first_signal = (number, time.monotonic())
     _exiting.set()
     try:
         _flush()

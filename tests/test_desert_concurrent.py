@@ -1,4 +1,4 @@
-"""The desert judge on a worker thread (issue 6): same verdicts, early stop, no thread left, no hang."""
+"""The desert judge on a worker thread: same verdicts, early stop, no thread left, no hang."""
 from __future__ import annotations
 
 import gc
@@ -8,7 +8,7 @@ import pytest
 
 from verify.challenges.contract import TestCase
 from verify.challenges.desert import CHALLENGE
-from verify.challenges.desert.concurrent import ConcurrentJudge
+from verify.grading.concurrent import ConcurrentJudge
 from verify.challenges.desert.judge import DesertJudge, judge_bytes
 from verify.challenges.desert.map import DesertMap
 from verify.verdict import Status, Verdict
@@ -162,10 +162,15 @@ def test_close_stops_the_worker_at_once():
     assert not judge.worker_alive
 
 
-def test_the_challenge_judges_on_a_worker_thread():
+def test_the_core_judges_a_desert_run_on_a_worker_thread(tmp_path):
+    from verify.entries import load_entry
+    from verify.grading.batch import case_task
+    (tmp_path / "a.py").write_text("pass\n")
+    (tmp_path / "entry.toml").write_text('challenge = "desert"\nlanguage = "python"\nsource = "a.py"\n')
     case = TestCase("corridor", b"S...E\n", None, ("S...E\n",))
-    judge = CHALLENGE.judge(None, case)
-    assert isinstance(judge, ConcurrentJudge) and isinstance(judge.judge, DesertJudge)
+    task = case_task(load_entry(tmp_path), case)
+    judge = task.judge()
+    assert CHALLENGE.judge_beside_run and isinstance(judge, ConcurrentJudge) and isinstance(judge.judge, DesertJudge)
     assert judge.feed(DEATH) is None
     assert judge.feed(WIN) is None
     assert judge.finish().accepted
@@ -226,7 +231,7 @@ def test_a_run_killed_for_its_time_leaves_no_thread(tmp_path):
 
 
 def test_chunks_that_wait_are_fed_together_in_order_up_to_a_size(monkeypatch):
-    from verify.challenges.desert import concurrent
+    from verify.grading import concurrent
     monkeypatch.setattr(concurrent, "JOINED_BYTES", 8)
     inner = ScriptedJudge()
     inner.gate.clear()

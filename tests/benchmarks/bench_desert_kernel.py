@@ -82,7 +82,7 @@ def child_pipe(map_path: str, binary: str, judged: str) -> dict:
     judge = _judge(map_bytes, True) if judged in ("judge", "concurrent", "concurrent-1m") else None
     read_size = CHUNK
     if judged.startswith("concurrent"):   # as the challenge judges a run: on a worker thread
-        from verify.challenges.desert.concurrent import ConcurrentJudge
+        from verify.grading.concurrent import ConcurrentJudge
         judge = ConcurrentJudge(judge)
     if judge is not None:
         judge.feed(b"")

@@ -124,6 +124,9 @@ class Contest(ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     scoring: ClassVar[Scoring]
+    judge_beside_run: ClassVar[bool] = False
+    """Whether the core feeds this contest's judge on a worker thread while the program runs
+    (worth it when the judge's replay releases the GIL, as the desert's compiled loop does)."""
     commands: ClassVar[Mapping[str, str]] = {}
     """The contest's own commands, as ``"module:attribute"`` of click commands, imported only
     when used: under ``judge``, ``solve``, ``gen`` or ``koth`` (``verify judge <name>``), and

@@ -4,6 +4,7 @@ from __future__ import annotations
 from verify.challenges.contract import BatchTask, StreamJudge, TestCase
 from verify.entries import Entry
 from verify.errors import VerifyError
+from verify.grading.concurrent import ConcurrentJudge
 from verify.grading.runners import Runner
 from verify.grading.verdicts import judge_crash, run_verdict, start_failure
 from verify.results import CaseResult
@@ -73,7 +74,11 @@ def case_task(entry: Entry, case: TestCase) -> BatchTask | Verdict:
             return Verdict(Status.JUDGE_ERROR, too_long)
     else:
         stdin, args = case.input, ()
-    return BatchTask(case.name, program, stdin, lambda: contest.judge(options, judged), args, strict_exit=False)
+    def judge() -> StreamJudge:
+        made = contest.judge(options, judged)
+        return ConcurrentJudge(made) if contest.judge_beside_run else made
+
+    return BatchTask(case.name, program, stdin, judge, args, strict_exit=False)
 
 
 def grade_case(runner: Runner, entry: Entry, case: TestCase, limits: Limits = Limits()) -> CaseResult:

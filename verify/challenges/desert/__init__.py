@@ -2,7 +2,7 @@
 
 Rules engine: :mod:`.engine`; map: :mod:`.map`; notations: :mod:`.notation`;
 output reading: :mod:`.transcript`; verdicts: :mod:`.judge`; demo-map rule:
-:mod:`.nontrivial`; judging beside the run, on a worker thread: :mod:`.concurrent`.
+:mod:`.nontrivial`.
 User documentation: docs/desert.md.
 """
 from __future__ import annotations
@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from verify.challenges.contract import Contest, Scoring, TestCase
-from verify.challenges.desert.concurrent import ConcurrentJudge
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import MAX_MAP_BYTES, DesertMap
 from verify.challenges.desert.nontrivial import MAX_VIOLATIONS, violations
@@ -39,6 +38,7 @@ class DesertChallenge(Contest):
     name = "desert"
     title = "Desert crossing"
     scoring = Scoring.BYTES
+    judge_beside_run = True     # the compiled replay releases the GIL: it runs beside the entry
     commands = {"judge": "verify.cli.desert:judge_desert", "gen": "verify.challenges.desert.generate:gen_desert",
                 "": "verify.cli.desert:desert_group"}
 
@@ -107,7 +107,7 @@ class DesertChallenge(Contest):
                                 "more_trivial": len(found) > MAX_VIOLATIONS}
         return [TestCase("demo", data, options.demo, (data.decode("ascii"),), meta=meta)]
 
-    def judge(self, options: DesertOptions | None, case: TestCase) -> ConcurrentJudge:
+    def judge(self, options: DesertOptions | None, case: TestCase) -> DesertJudge:
         options = options or DesertOptions()
         desert = case.meta.get("map") or DesertMap.parse(case.input, source=case.name)
         problem = None
@@ -117,9 +117,7 @@ class DesertChallenge(Contest):
             if case.meta.get("more_trivial"):
                 more = f" (and more than {len(trivial) - 1} more)"
             problem = f"the demo map is trivial: {trivial[0]}{more}"
-        # replayed on a worker thread: the runner reads the entry's next chunk meanwhile
-        return ConcurrentJudge(DesertJudge(desert, options.notation, options.order, options.deaths,
-                                           problem=problem))
+        return DesertJudge(desert, options.notation, options.order, options.deaths, problem=problem)
 
 
 CHALLENGE = DesertChallenge()

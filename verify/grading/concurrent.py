@@ -22,12 +22,12 @@ dropped without either (a run killed for a limit is never finished): no thread i
 from __future__ import annotations
 
 import threading
-import traceback
 import weakref
 from collections import deque
 
 from verify.challenges.contract import StreamJudge
-from verify.verdict import Status, Verdict
+from verify.grading.verdicts import judge_crash
+from verify.verdict import Verdict
 
 WAITING_CHUNKS = 48      # 3 MiB of 64 KiB chunks, on top of the judge's own state
 WAITING_BYTES = 4 << 20  # and no more than ~4 MiB if the runner reads bigger chunks
@@ -55,12 +55,6 @@ class _Mailbox:
             self.changed.notify_all()
 
 
-def judge_error(error: BaseException) -> Verdict:
-    """A crash of the judge itself: never the entry's fault (the words of verify.judging)."""
-    return Verdict(Status.JUDGE_ERROR, f"the judge failed: {type(error).__name__}: {error}",
-                   "".join(traceback.format_exception(error, limit=-3)))
-
-
 def _work(mailbox: _Mailbox, judge: StreamJudge) -> None:
     """The worker: feed the chunks in order until a verdict, the end, or abandonment.
     Holds no reference to the :class:`ConcurrentJudge`, so dropping that ends this."""
@@ -84,7 +78,7 @@ def _work(mailbox: _Mailbox, judge: StreamJudge) -> None:
         try:
             verdict = judge.feed(chunk)
         except Exception as error:  # a bug in the judge: a verdict, not a dead thread and a hang
-            verdict = judge_error(error)
+            verdict = judge_crash(error)
         if verdict is not None:
             with changed:
                 mailbox.verdict = verdict
@@ -139,7 +133,7 @@ class ConcurrentJudge:
             try:
                 verdict = self.judge.finish()
             except Exception as error:
-                verdict = judge_error(error)
+                verdict = judge_crash(error)
         self._finished = verdict
         return verdict
 

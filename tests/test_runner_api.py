@@ -4,8 +4,17 @@ from pathlib import Path
 import pytest
 
 from verify.errors import VerifyError
-from verify.runner import (CompileError, Limits, MissingInterpreter, Program, Session, SessionError,
-                           get_language, prepare, run_program)
+from verify.runner import (
+    CompileError,
+    Limits,
+    MissingInterpreter,
+    Program,
+    Session,
+    SessionError,
+    get_language,
+    prepare,
+    run_program,
+)
 from verify.runner.languages import java_main_class
 
 
@@ -178,14 +187,16 @@ def test_an_exit_code_above_128_is_not_mistaken_for_a_signal(tmp_path):
 
 
 def test_a_runs_cgroup_is_made_and_removed(tmp_path, use_isolation):
-    from verify.runner import cgroup, reaper
+    from verify.runner import reaper
     from verify.runner.sandbox import Sandbox
     chosen = use_isolation("auto", cgroups=True)
     if chosen.cgroups is None or chosen.helper is None:
         pytest.skip("no writable cgroup here")
     parents = [parent for _, parent in chosen.cgroups.parents]
-    ours = lambda: [p for parent in parents for p in parent.iterdir()
-                    if p.name.startswith(reaper.cgroup_name_prefix())]
+
+    def ours() -> list[Path]:
+        return [p for parent in parents for p in parent.iterdir() if p.name.startswith(reaper.cgroup_name_prefix())]
+
     with Sandbox(tmp_path) as sandbox:
         sandbox.wrap(["true"], Limits(memory=100 << 20))
         assert sandbox.cgroup is not None and sorted(ours()) == sorted(sandbox.cgroup.folders.values())

@@ -7,12 +7,14 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.errors import VerifyError
 from verify.runner import flags as flags_module
 from verify.runner.flags import FlagError, FlagRule, allowed_flags, bundles_letters, check_flags, refused_flags
-from verify.runner.languages import TABLE_PATH as LANGUAGES_TABLE, languages
+from verify.runner.languages import TABLE_PATH as LANGUAGES_TABLE
+from verify.runner.languages import languages
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,14 +92,16 @@ DANGEROUS = [
     ('perl', ['-F"@{[system 1]}"']), ("perl", ["-F/a/;system(1);/b/"]), ("perl", ["-F/$x[system 1]/"]),
     ("perl", ["-F, -e1"]), ("perl", ["-l -e1"]), ("perl", ["evil.pl"]),
     # python
-    ("python", ["-c", "print(1)"]), ("python", ["-cprint(1)"]), ("python", ["-uc", "1"]), ("python", ["-m", "http.server"]),
+    ("python", ["-c", "print(1)"]), ("python", ["-cprint(1)"]), ("python", ["-uc", "1"]),
+    ("python", ["-m", "http.server"]),
     ("python", ["-mpdb"]), ("python", ["-i"]), ("python", ["-ui"]), ("python", ["-W", "ignore::evil.Warning"]),
     ("python", ["-Werror::os.X"]), ("python", ["-X", "pycache_prefix=/tmp"]), ("python", ["evil.py"]),
     ("python", ["-"]), ("python", ["--"]),
     # node
     ("javascript", ["--require", "/tmp/x.js"]), ("javascript", ["--require=/tmp/x.js"]), ("javascript", ["-r", "x"]),
     ("javascript", ["--import=x"]), ("javascript", ["--loader", "x"]), ("javascript", ["--experimental-loader=x"]),
-    ("javascript", ["-e", "1"]), ("javascript", ["--eval=1"]), ("javascript", ["-p", "1"]), ("javascript", ["-pe", "1"]),
+    ("javascript", ["-e", "1"]), ("javascript", ["--eval=1"]), ("javascript", ["-p", "1"]),
+    ("javascript", ["-pe", "1"]),
     ("javascript", ["--print", "1"]), ("javascript", ["--inspect"]), ("javascript", ["--inspect-brk=0.0.0.0:9229"]),
     ("javascript", ["--inspect_brk"]), ("javascript", ["--cpu-prof"]), ("javascript", ["--cpu-prof-dir=/tmp"]),
     ("javascript", ["--heap-prof"]), ("javascript", ["--diagnostic-dir=/tmp"]), ("javascript", ["--report-on-signal"]),
@@ -105,7 +109,8 @@ DANGEROUS = [
     ("javascript", ["--redirect-warnings=/tmp/x"]), ("javascript", ["--allow-natives-syntax"]),
     ("javascript", ["--env-file=/tmp/x"]), ("javascript", ["--stack-size", "100"]), ("javascript", ["evil.js"]),
     # bash
-    ("bash", ["--rcfile", "/tmp/x"]), ("bash", ["--init-file", "/tmp/x"]), ("bash", ["-c", "id"]), ("bash", ["-ec", "id"]),
+    ("bash", ["--rcfile", "/tmp/x"]), ("bash", ["--init-file", "/tmp/x"]), ("bash", ["-c", "id"]),
+    ("bash", ["-ec", "id"]),
     ("bash", ["-s"]), ("bash", ["-i"]), ("bash", ["-l"]), ("bash", ["--login"]), ("bash", ["-o", "history"]),
     ("bash", ["-O", "no_such_option"]), ("bash", ["-o", "-c"]), ("bash", ["evil.sh"]),
     # awk
@@ -128,7 +133,8 @@ def test_dangerous_flags_are_refused_with_one_line_naming_them(language, flags, 
 @pytest.mark.parametrize("language, flags, reason", [
     ("c", ["-wrapper", "/bin/sh,-c,id"], "flag '-wrapper' is not allowed for c (it can run another program)"),
     ("c", ["--frobnicate"], "flag '--frobnicate' is not in the allow-list for c (see docs/flags.md)"),
-    ("c", ["-include", "/etc/passwd"], "flag '-include /etc/passwd' is not allowed for c (the path '/etc/passwd' is outside"),
+    ("c", ["-include", "/etc/passwd"],
+     "flag '-include /etc/passwd' is not allowed for c (the path '/etc/passwd' is outside"),
     ("c", ["-include", "../x.h"], "'..' in the path '../x.h'"),
     ("c", ["-include"], "flag '-include' is not allowed for c (it needs a value after it)"),
     ("perl", ["-lane"], "flag '-lane' is not allowed for perl (-e: "),
@@ -172,8 +178,10 @@ ALLOWED = [
     ("c", ["-mfentry"]), ("c", ["-funroll-loops"]), ("c", ["-fopenmp"]), ("c", ["-fno-stack-protector"]),
     ("c", ["-frandom-seed=42"]), ("c", ["-fwhole-program"]), ("c", ["-fsanitize=address"]), ("c", ["-w"]),
     ("c", ["-Wall", "-Wextra", "-Wno-unused-result", "-Werror=return-type"]), ("c", ["-pthread"]), ("c", ["-static"]),
-    ("c", ["-s", "-no-pie"]), ("c", ["-include", "golf.h"]), ("c", ["-includegolf.h"]), ("c", ["-include", "lib/more.h"]),
-    ("c", ["-include", "stdio.h"]), ("c", ["-imacros", "golf.h"]), ("c", ["-Ilib"]), ("c", ["-I", "lib"]), ("c", ["-I."]),
+    ("c", ["-s", "-no-pie"]), ("c", ["-include", "golf.h"]), ("c", ["-includegolf.h"]),
+    ("c", ["-include", "lib/more.h"]),
+    ("c", ["-include", "stdio.h"]), ("c", ["-imacros", "golf.h"]), ("c", ["-Ilib"]), ("c", ["-I", "lib"]),
+    ("c", ["-I."]),
     ("c", ["-I/usr/include"]), ("c", ["-isystem", "/usr/local/include"]), ("c", ["-iquote", "lib"]),
     ("c", ["-idirafter", "lib"]), ("c", ["--param=max-unroll-times=8"]), ("c", ["-g"]), ("c", ["-g3"]),
     ("c", ["-nostartfiles"]), ("c", ["-pedantic", "-ansi"]),
@@ -187,24 +195,29 @@ ALLOWED = [
     ("rust", ["-C", "codegen-units=1", "-C", "lto=fat"]), ("rust", ["-A", "warnings"]), ("rust", ["-Adead_code"]),
     ("rust", ["-g"]), ("rust", ["--cap-lints", "allow"]),
     ("java", ["-Xlint"]), ("java", ["-Xlint:all,-serial"]), ("java", ["-g"]), ("java", ["-g:none"]),
-    ("java", ["-g:source,lines"]), ("java", ["-source", "17"]), ("java", ["--release", "17"]), ("java", ["--release=21"]),
+    ("java", ["-g:source,lines"]), ("java", ["-source", "17"]), ("java", ["--release", "17"]),
+    ("java", ["--release=21"]),
     ("java", ["-encoding", "ISO-8859-1"]), ("java", ["-nowarn"]), ("java", ["-parameters"]), ("java", ["-proc:none"]),
     ("java", ["-sourcepath", "lib"]), ("java", ["--add-modules", "jdk.incubator.vector"]),
     ("perl", ["-l"]), ("perl", ["-n"]), ("perl", ["-p"]), ("perl", ["-lan"]), ("perl", ["-lp"]), ("perl", ["-a"]),
     ("perl", ["-F,"]), ("perl", ["-F:", "-lan"]), ("perl", ["-F/\\s+/"]), ("perl", ["-F/,/"]), ("perl", ["-F/a$/"]),
-    ("perl", ["-F','"]), ("perl", ["-F\\t"]), ("perl", ["-0777"]), ("perl", ["-00"]), ("perl", ["-0"]), ("perl", ["-0x1F"]),
+    ("perl", ["-F','"]), ("perl", ["-F\\t"]), ("perl", ["-0777"]), ("perl", ["-00"]), ("perl", ["-0"]),
+    ("perl", ["-0x1F"]),
     ("perl", ["-l012"]), ("perl", ["-l0"]), ("perl", ["-s"]), ("perl", ["-w"]), ("perl", ["-Mbigint"]),
     ("perl", ["-MList::Util=sum,max"]), ("perl", ["-M5.010"]), ("perl", ["-M-warnings"]), ("perl", ["-mPOSIX"]),
-    ("perl", ["-C"]), ("perl", ["-CS"]), ("perl", ["-C7"]), ("perl", ["-Ilib"]), ("perl", ["-I", "lib"]), ("perl", ["-g"]),
+    ("perl", ["-C"]), ("perl", ["-CS"]), ("perl", ["-C7"]), ("perl", ["-Ilib"]), ("perl", ["-I", "lib"]),
+    ("perl", ["-g"]),
     ("python", ["-u"]), ("python", ["-B"]), ("python", ["-u", "-B"]), ("python", ["-uB"]), ("python", ["-O"]),
     ("python", ["-OO"]), ("python", ["-S"]), ("python", ["-s"]), ("python", ["-E"]), ("python", ["-I"]),
     ("python", ["-W", "ignore"]), ("python", ["-Wignore::DeprecationWarning"]), ("python", ["-Werror"]),
     ("python", ["-X", "int_max_str_digits=0"]), ("python", ["-Xutf8"]), ("python", ["-X", "dev"]),
-    ("javascript", ["--stack-size=65500"]), ("javascript", ["--stack_size=100"]), ("javascript", ["--max-old-space-size=4096"]),
+    ("javascript", ["--stack-size=65500"]), ("javascript", ["--stack_size=100"]),
+    ("javascript", ["--max-old-space-size=4096"]),
     ("javascript", ["--harmony"]), ("javascript", ["--harmony-shadow-realm"]), ("javascript", ["--use-strict"]),
     ("javascript", ["--no-warnings"]), ("javascript", ["--experimental-default-type=module"]),
     ("bash", ["-e"]), ("bash", ["-u"]), ("bash", ["-eu"]), ("bash", ["-x"]), ("bash", ["-f"]),
-    ("bash", ["-o", "pipefail"]), ("bash", ["-eo", "pipefail"]), ("bash", ["-O", "extglob"]), ("bash", ["+O", "extglob"]),
+    ("bash", ["-o", "pipefail"]), ("bash", ["-eo", "pipefail"]), ("bash", ["-O", "extglob"]),
+    ("bash", ["+O", "extglob"]),
     ("bash", ["-oO", "pipefail", "globstar"]), ("bash", ["--posix"]),
     ("awk", ["-v", "n=5"]), ("awk", ["-vn=5"]), ("awk", ["-F", ","]), ("awk", ["-F,"]), ("awk", ["-F", "\\t"]),
     ("awk", ["-F:", "-v", "OFS=-"]), ("awk", ["--posix"]), ("awk", ["-S"]), ("awk", ["--assign=x=1"]),

@@ -195,7 +195,8 @@ def test_verify_seccomp_off_turns_it_off(monkeypatch):
 
 def test_describe_counts_what_is_really_blocked_here():
     text = seccomp.describe()
-    found = re.fullmatch(r"seccomp \(libseccomp \d+\.\d+\.\d+, (\d+) calls blocked(?:, (\d+) not on this architecture)?\)", text)
+    found = re.fullmatch(r"seccomp \(libseccomp \d+\.\d+\.\d+, (\d+) calls blocked"
+                         r"(?:, (\d+) not on this architecture)?\)", text)
     assert found, text
     blocked, absent = seccomp.blocked_calls(), seccomp.absent_calls()
     assert int(found.group(1)) == len(blocked)

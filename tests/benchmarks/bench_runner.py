@@ -32,8 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "fixtures"))
 
-from verify.runner import (Isolation, Limits, Program, current_isolation, prepare,  # noqa: E402
-                           resolve_isolation, run_program)
+from verify.runner import Isolation, Limits, Program, current_isolation, prepare, resolve_isolation, run_program  # noqa: E402
 
 # (policy, cgroups, built ahead): "ahead" needs bubblewrap and no cgroup per run
 MODES = ["bwrap+cgroup", "bwrap+rlimits", "bwrap+rlimits+ahead", "none+cgroup", "none+rlimits"]
@@ -53,7 +52,7 @@ def overhead(program: Program, stdin: bytes, repeat: int, label: str) -> None:
     folder = program.folder
 
     def bare():
-        subprocess.run(bare_argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=folder)
+        subprocess.run(bare_argv, input=stdin, capture_output=True, cwd=folder)
 
     def harness(mode: str):
         chosen, ahead = isolations[mode]
@@ -79,6 +78,7 @@ def overhead(program: Program, stdin: bytes, repeat: int, label: str) -> None:
 
 def parallel(runs: int) -> None:
     import echo_challenge
+
     from verify import challenges
     from verify.commands.jobs import load_checks, run_checks
     from verify.grading import LocalRunner
@@ -178,7 +178,7 @@ def main() -> None:
     parser.add_argument("--overhead-only", action="store_true", help="Only section 1.")
     options = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}")
-    print("1. overhead per run (median of %d)" % options.repeat)
+    print(f"1. overhead per run (median of {options.repeat})")
     with tempfile.TemporaryDirectory(prefix="bench-hello-") as folder:
         os.chmod(folder, 0o755)
         hello = Path(folder) / "hello.c"

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import pytest
+from arrows_reference import PUZZLE_1, PUZZLE_1_CONTEST_TEXT, PUZZLE_2
 from click.testing import CliRunner
 
 from verify import challenges
@@ -10,8 +11,6 @@ from verify.challenges.arrows.solver import count_solutions
 from verify.challenges.contract import Scoring, TestCase
 from verify.cli import main
 from verify.errors import EntryError
-
-from arrows_reference import PUZZLE_1, PUZZLE_1_CONTEST_TEXT, PUZZLE_2
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "testcases" / "arrows"
@@ -159,8 +158,8 @@ def _entry(root, name, arrows, program):
 
 
 def test_entries_run_through_the_runner_with_their_own_arrow_names(tmp_path):
-    from verify.commands.speed import speed_table
     from verify.commands.jobs import load_checks, run_checks
+    from verify.commands.speed import speed_table
     from verify.grading import LocalRunner
     from verify.runner import Limits
 

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from verify.commands.jobs import load_checks, run_checks
+from verify.golf import score_entry
 from verify.grading import LocalRunner
 from verify.runner import Limits
-from verify.golf import score_entry
 
 REPO = Path(__file__).parent.parent
 ENTRIES = ["javascript", "perl-deaths", "python-golf", "perl-golf", "awk", "tcl"]

@@ -8,9 +8,9 @@ import pytest
 
 from verify.challenges.contract import TestCase
 from verify.challenges.desert import CHALLENGE
-from verify.grading.concurrent import ConcurrentJudge
 from verify.challenges.desert.judge import DesertJudge, judge_bytes
 from verify.challenges.desert.map import DesertMap
+from verify.grading.concurrent import ConcurrentJudge
 from verify.verdict import Status, Verdict
 
 HANG_GUARD = 30      # seconds: only so that a bug fails the test instead of hanging it

@@ -394,7 +394,7 @@ def test_judge_desert_notation_file_from_a_device(tmp_path):
 
 def _endless(data: bytes) -> subprocess.Popen:
     """A process writing ``data`` forever on its stdout (a pipe), ended by SIGPIPE."""
-    return subprocess.Popen([sys.executable, "-c", "import sys\nwhile True: sys.stdout.buffer.write(%r)" % data],
+    return subprocess.Popen([sys.executable, "-c", f"import sys\nwhile True: sys.stdout.buffer.write({data!r})"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
 

@@ -5,7 +5,8 @@ import pytest
 
 from verify.challenges.maze.match import Match
 from verify.challenges.maze.model import ANY_SIZE, Maze, parse_maze
-from verify.challenges.maze.play import MazeLimits, build_maze as build_with
+from verify.challenges.maze.play import MazeLimits
+from verify.challenges.maze.play import build_maze as build_with
 from verify.entries import load_entry
 from verify.grading import Grader, LocalRunner
 from verify.grading.interactive import asker

@@ -15,7 +15,7 @@ from verify.cli import main
 from verify.entries import load_entry
 from verify.grading import FakeRun, FakeRunner, Grader, LocalRunner
 from verify.reports.tournament import render_json, render_markdown, render_table
-from verify.runner import Limits, Program
+from verify.runner import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "maze"
@@ -95,7 +95,7 @@ def test_same_seeds_same_results(tmp_path):
     contestants = [contestant(SUBMISSIONS / "theseus"), contestant(SUBMISSIONS / "drunkard"),
                    contestant(FIXTURES / "first-move")]
     runs = []
-    for attempt in range(2):
+    for _ in range(2):
         result = run_tournament(GRADER, contestants, [6, 7], [1, 2], jobs=2, limits=LIMITS, patience=3)
         data = result.to_json()
         for maze in data["mazes"]:
@@ -166,7 +166,8 @@ def test_a_tournament_over_a_fake_runner_starts_no_process(tmp_path):
     path = iter(maze.shortest_path()[1:])
 
     def walker(stdin, args):
-        return FakeRun(("%d %d\n" % next(path)).encode())
+        row, column = next(path)
+        return FakeRun(f"{row} {column}\n".encode())
 
     runner = FakeRunner({"arch.py": lambda stdin, args: FakeRun(maze.to_text().encode()),
                          "walk.py": walker,

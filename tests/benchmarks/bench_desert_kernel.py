@@ -131,6 +131,7 @@ def child_loop(map_path: str, output_path: str) -> dict:
     """The compiled loop alone over the whole saved output (one call per 64 KiB), in CPU time:
     what the kernel costs without any of the judge's Python work around it."""
     import numpy as np
+
     from verify.challenges.desert.kernel import STATE_COUNT, compiled_replay
     from verify.challenges.desert.kernel_tables import P_END, P_HEIGHT, P_START, P_WIDTH, compile_notation
     from verify.challenges.desert.map import DesertMap
@@ -175,6 +176,7 @@ def child_paired(map_path: str, binary: str, rounds: str) -> dict:
     """``judge_run`` with the judge fed synchronously and on its worker thread, alternated in one
     process with the entry alone, ``rounds`` times each: a paired comparison under the same load."""
     import statistics
+
     from verify.challenges.contract import TestCase
     from verify.challenges.desert import CHALLENGE
     from verify.entries import load_entry

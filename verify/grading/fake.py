@@ -58,7 +58,7 @@ class FakeRunner:
         self._script(program)
 
     def run(self, program: Program, *, stdin: bytes, args: Sequence[str], limits: Limits,
-            on_stdout: Callable[[bytes], bool] | None = None) -> RunResult:
+            on_stdout: Callable[[bytes], bool] | None = None, repeated: bool = False) -> RunResult:
         script = self._script(program)
         self.runs.append((program.source.name, stdin, tuple(args)))
         fake = script(stdin, tuple(args))

@@ -37,7 +37,7 @@ class PerStepAsker:
 
     def __call__(self, request: bytes) -> Reply:
         try:
-            result = self.runner.run(self.program, stdin=request, args=(), limits=self.limits)
+            result = self.runner.run(self.program, stdin=request, args=(), limits=self.limits, repeated=True)
         except (VerifyError, OSError) as error:
             return Reply(failure=start_failure(error).summary())
         verdict = run_verdict(result, self.limits, None, Verdict.accept, strict_exit=True)

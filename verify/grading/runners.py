@@ -38,9 +38,10 @@ class Runner(Protocol):
         """Build the program (cached) so that its runs start at once."""
 
     def run(self, program: Program, *, stdin: bytes, args: Sequence[str], limits: Limits,
-            on_stdout: Callable[[bytes], bool] | None = None) -> RunResult:
+            on_stdout: Callable[[bytes], bool] | None = None, repeated: bool = False) -> RunResult:
         """Run it to the end (or a limit), streaming its stdout into ``on_stdout``
-        (which returns True to stop it early)."""
+        (which returns True to stop it early). ``repeated``: more runs of the same program
+        follow at once (a per-step solver), so the runner may prepare the next one ahead."""
 
     def session(self, program: Program, limits: Limits) -> ProgramSession:
         """Start it for a conversation, line by line; ``limits`` hold for its whole life."""
@@ -64,9 +65,11 @@ class LocalRunner:
         prepare(program, isolation=self.resolved)
 
     def run(self, program: Program, *, stdin: bytes, args: Sequence[str], limits: Limits,
-            on_stdout: Callable[[bytes], bool] | None = None) -> RunResult:
+            on_stdout: Callable[[bytes], bool] | None = None, repeated: bool = False) -> RunResult:
+        # ahead: the sandbox of the next identical run is built while this one runs (it
+        # cuts a per-step run's wall time; see docs/benchmarks.md, "Sandboxes built ahead")
         return run_program(program, stdin=stdin, args=args, limits=limits, on_stdout=on_stdout,
-                           isolation=self.resolved)
+                           isolation=self.resolved, ahead=repeated)
 
     def session(self, program: Program, limits: Limits) -> ProgramSession:
         return Session(program, limits, isolation=self.resolved).__enter__()

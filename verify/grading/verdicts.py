@@ -10,7 +10,7 @@ In this order (docs/runner.md):
    unless the output was accepted and the exit is lenient (code golf: a program may
    exit with an error once its output is complete): then it is a warning.
 
-Which limit was hit comes from the kernel's counters (see :mod:`verify.runner.run`),
+Which limit was hit comes from the kernel's counters (``verify.runner.process.limit_hit``),
 never from what the program printed.
 """
 from __future__ import annotations

@@ -1,10 +1,12 @@
 """This checkout against another commit: the same `verify check` run by each, alternated.
 
-A git worktree of REF is made in a temporary folder and installed in its own virtual
-environment (with the system site packages, so nothing is downloaded); then each round
-times `verify check ENTRY...` with the current code and with REF's, in turn, so the
-machine's noise hits both alike. Both use their own build cache, warmed by one untimed
-run. Prints the medians and their ratio; asserts nothing.
+A git worktree of REF is made in a temporary folder. Both are run by the same
+interpreter without its site hooks (``-S``: an editable install of verify would win
+otherwise), from their own folder, with that folder and then the site-packages on
+PYTHONPATH: nothing is installed or downloaded. Each round times `verify check
+ENTRY...` with the current code and with REF's, in turn, so the machine's noise hits
+both alike. Both use their own build cache, warmed by one untimed run. Prints the
+medians and their ratio; asserts nothing.
 
     python3 tests/benchmarks/bench_against.py REF [--rounds 5] [ENTRY...]
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import site
 import statistics
 import subprocess
 import sys
@@ -25,15 +28,17 @@ DEFAULT_ENTRIES = ["submissions/desert/*", "submissions/arrows/*"]
 
 def _check_command(python: str, entries: list[str]) -> list[str]:
     expanded = [str(p) for pattern in entries for p in sorted(REPO.glob(pattern))]
-    return [python, "-c", "from verify.cli import run; run()", "check", "-j", "2", *expanded]
+    return [python, "-S", "-c", "from verify.cli import run; run()", "check", "-j", "2", *expanded]
 
 
-def _timed(argv: list[str], cwd: Path, cache: Path) -> float:
+def _timed(argv: list[str], source: Path, cache: Path) -> float:
     started = time.perf_counter()
-    done = subprocess.run(argv, cwd=cwd, env={**os.environ, "VERIFY_CACHE": str(cache)},
+    path = os.pathsep.join([str(source), *site.getsitepackages()])
+    environment = {**os.environ, "VERIFY_CACHE": str(cache), "PYTHONPATH": path}
+    done = subprocess.run(argv, cwd=source, env=environment,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if done.returncode not in (0, 1):
-        raise SystemExit(f"{argv[0]} check failed with exit code {done.returncode}")
+        raise SystemExit(f"verify check ({source}) failed with exit code {done.returncode}")
     return time.perf_counter() - started
 
 
@@ -48,13 +53,8 @@ def main() -> None:
         subprocess.run(["git", "worktree", "add", "--detach", str(other), options.ref], cwd=REPO, check=True,
                        capture_output=True)
         try:
-            venv = Path(scratch) / "venv"
-            subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
-            python = str(venv / "bin" / "python")
-            subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "-e",
-                            str(other)], check=True, capture_output=True)
-            runs = {"this checkout": (_check_command(sys.executable, options.entries), REPO),
-                    options.ref: (_check_command(python, options.entries), other)}
+            argv = _check_command(sys.executable, options.entries)
+            runs = {"this checkout": (argv, REPO), options.ref: (argv, other)}
             caches = {name: Path(scratch) / f"cache-{index}" for index, name in enumerate(runs)}
             for name, (argv, cwd) in runs.items():
                 _timed(argv, cwd, caches[name])          # builds, warm caches

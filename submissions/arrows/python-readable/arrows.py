@@ -1,488 +1,289 @@
-"""Arrow path: read a puzzle on stdin, print the solved board.
+"""Arrow path (Signpost): read a puzzle on standard input, print the solved board.
 
-A standalone copy of the project's reference solver (verify/challenges/arrows/solver.py):
-constraint propagation on the chain of cells (forced links, segment numbering,
-which numbers each cell can still take given the placed ones), with search
-only where propagation stalls. Cell and number sets are Python ints (bitsets).
+How it solves it
+----------------
+A solution is a chain 1 -> 2 -> ... -> N through every cell, each step going
+from a cell to some cell on that cell's ray. Put a virtual START node in front
+of the cell of 1 and the chain says: every cell has exactly one predecessor,
+and every node but the arrowless last cell has exactly one successor.
+
+For every node the solver keeps candidate sets, as Python ints used as bitsets
+(bit i set: cell i, or number i, is still possible):
+
+    succ[c]   the cells that may follow c    (at first: the cells on c's ray)
+    pred[c]   the nodes that may precede c   (at first: START and the cells whose ray holds c)
+    nums[c]   the numbers c may hold         (its given number, N on the last cell, else any free number)
+
+and, for every number k, where[k]: the cells that may hold k.
+
+Propagation applies these rules until none of them removes anything:
+
+    1. a -> b stays possible only while some number of a is one less than some number of b;
+    2. c may hold k only if some possible predecessor may hold k-1 and some
+       possible successor k+1;
+    3. a node with a single possible successor b is b's only predecessor, and
+       a cell with a single possible predecessor a is a's only successor;
+    4. a cell with a single possible number is the only cell for that number,
+       and a number with a single possible cell is that cell's only number;
+    5. a fixed link joins two chains of fixed links into one: the end of that
+       chain may not lead back to its beginning (no loops);
+    6. an empty set is a contradiction.
+
+When every cell is down to one number, that is the solution. When propagation
+stalls before, the search guesses: it takes the node with the fewest possible
+successors, the cell with the fewest possible predecessors or the number with
+the fewest possible cells, whichever has fewest alternatives, and tries each
+alternative on a copy of the sets, depth first.
 """
 import sys
-from dataclasses import dataclass
 
-NO_ARROW = -1
-NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+ARROWS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 STEPS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
 
 
-class Puzzle:
-    """Just what the solver needs: size, arrows, rays and the given numbers."""
-
-    def __init__(self, rows, cols, arrows, numbers):
-        self.rows, self.cols, self.arrows, self.numbers = rows, cols, arrows, numbers
-        self.size = rows * cols
-        self.last_cell = arrows.index(NO_ARROW)
-
-    def ray(self, cell):
-        if self.arrows[cell] == NO_ARROW:
-            return []
-        dr, dc = STEPS[self.arrows[cell]]
-        r, c = divmod(cell, self.cols)
-        out = []
-        r, c = r + dr, c + dc
-        while 0 <= r < self.rows and 0 <= c < self.cols:
-            out.append(r * self.cols + c)
-            r, c = r + dr, c + dc
-        return out
+class Contradiction(Exception):
+    """The candidate sets admit no solution (a wrong guess, or an unsolvable puzzle)."""
 
 
-class _Contradiction(Exception):
-    pass
-
-
-class SearchBudgetExceeded(Exception):
-    """A search ran past its node budget or deadline."""
-
-
-@dataclass
-class SolveStats:
-    nodes: int = 0          # search nodes (1 when propagation alone solves it)
-    branches: int = 0       # branching points
-    solutions: int = 0
-
-
-class _Geometry:
-    """What never changes while solving: rays as bitsets, both ways."""
-
-    def __init__(self, puzzle: Puzzle):
-        size = puzzle.size
-        self.size = size
-        self.last = puzzle.last_cell
-        self.succ = [0] * size   # cells on c's ray
-        self.pred = [0] * size   # cells whose ray holds c
-        for cell in range(size):
-            for other in puzzle.ray(cell):
-                self.succ[cell] |= 1 << other
-                self.pred[other] |= 1 << cell
-        # Bitboard slides (Kogge-Stone fills) move a whole set of cells along their rays at once.
-        rows, cols = puzzle.rows, puzzle.cols
-        board = (1 << size) - 1
-        self.arrow_cells = [0] * len(STEPS)
-        for cell, direction in enumerate(puzzle.arrows):
-            if direction != NO_ARROW:
-                self.arrow_cells[direction] |= 1 << cell
-        levels = max(rows, cols).bit_length()
-        self.slides = []       # per direction: (shift, masks of cells enterable 1, 2, 4... steps on)
-        for d_row, d_col in STEPS:
-            shift = d_row * cols + d_col
-            enterable = 0
-            for cell in range(size):
-                row, col = divmod(cell, cols)
-                if 0 <= row - d_row < rows and 0 <= col - d_col < cols:
-                    enterable |= 1 << cell
-            masks = [enterable]
-            for level in range(1, levels + 1):
-                previous = masks[-1]
-                masks.append(previous & _shift(previous, shift << (level - 1), board))
-            self.slides.append((shift, masks))
-        self.board = board
-
-    def _fill(self, cells: int, direction: int) -> int:
-        """Every cell on the rays from ``cells`` in ``direction`` (not the cells themselves)."""
-        shift, masks = self.slides[direction]
-        if shift > 0:
-            fill = (cells << shift) & masks[0]
-            for mask in masks[:-1]:
-                fill |= mask & (fill << shift)
-                shift <<= 1
-        else:
-            shift = -shift
-            fill = (cells >> shift) & masks[0]
-            for mask in masks[:-1]:
-                fill |= mask & (fill >> shift)
-                shift <<= 1
-        return fill
-
-    def forward(self, cells: int) -> int:
-        """Every cell on the ray of some cell of ``cells``."""
-        out = 0
-        for direction, arrows in enumerate(self.arrow_cells):
-            if cells & arrows:
-                out |= self._fill(cells & arrows, direction)
-        return out
-
-    def backward(self, cells: int) -> int:
-        """Every cell whose ray holds some cell of ``cells``."""
-        out = 0
-        for direction, arrows in enumerate(self.arrow_cells):
-            out |= self._fill(cells, (direction + 4) % 8) & arrows
-        return out
-
-
-def _shift(cells: int, shift: int, board: int) -> int:
-    return (cells << shift) & board if shift >= 0 else cells >> -shift
-
-
-class _State:
-    __slots__ = ("nxt", "prv", "num", "cell_of", "used", "head_of", "tail_of", "length",
-                 "open_heads", "open_tails", "links", "unnumbered")
-
-    def copy(self) -> "_State":
-        other = _State.__new__(_State)
-        other.nxt = self.nxt[:]
-        other.prv = self.prv[:]
-        other.num = self.num[:]
-        other.cell_of = self.cell_of[:]
-        other.used = self.used
-        other.head_of = self.head_of[:]
-        other.tail_of = self.tail_of[:]
-        other.length = self.length[:]
-        other.open_heads = self.open_heads
-        other.open_tails = self.open_tails
-        other.links = self.links
-        other.unnumbered = self.unnumbered
-        return other
-
-
-def _initial_state(puzzle: Puzzle, geo: _Geometry) -> _State:
-    size = puzzle.size
-    state = _State()
-    state.nxt = [-1] * size
-    state.prv = [-1] * size
-    state.num = [0] * size
-    state.cell_of = [-1] * (size + 2)
-    state.used = 0
-    state.head_of = list(range(size))
-    state.tail_of = list(range(size))
-    state.length = [1] * size
-    state.open_heads = (1 << size) - 1
-    state.open_tails = ((1 << size) - 1) & ~(1 << geo.last)
-    state.links = 0
-    state.unnumbered = (1 << size) - 1
-    numbers = list(puzzle.numbers)
-    numbers[geo.last] = size   # the arrowless cell holds N*N (the spec's rule)
-    for cell, number in enumerate(numbers):
-        if number:
-            _assign(state, cell, number, size)
-    return state
-
-
-def _assign(state: _State, cell: int, number: int, size: int) -> None:
-    if number < 1 or number > size or (state.used >> number) & 1:
-        raise _Contradiction
-    state.num[cell] = number
-    state.cell_of[number] = cell
-    state.used |= 1 << number
-    state.unnumbered &= ~(1 << cell)
-    if number == 1:
-        state.open_heads &= ~(1 << cell)
-
-
-def _link(state: _State, a: int, b: int, size: int) -> None:
-    """Join a's segment (a its tail) to b's (b its head), numbering the joined segment."""
-    head_a, tail_b = state.head_of[a], state.tail_of[b]
-    len_a, len_b = state.length[head_a], state.length[b]
-    state.nxt[a] = b
-    state.prv[b] = a
-    state.open_tails &= ~(1 << a)
-    state.open_heads &= ~(1 << b)
-    state.tail_of[head_a] = tail_b
-    state.head_of[tail_b] = head_a
-    state.length[head_a] = len_a + len_b
-    state.links += 1
-    num = state.num
-    if num[a] and not num[b]:
-        number, cell = num[a] + 1, b
-        for _ in range(len_b):
-            _assign(state, cell, number, size)
-            number, cell = number + 1, state.nxt[cell]
-    elif num[b] and not num[a]:
-        number, cell = num[b] - 1, a
-        for _ in range(len_a):
-            _assign(state, cell, number, size)
-            number, cell = number - 1, state.prv[cell]
-    elif num[a] and num[b] and num[b] != num[a] + 1:
-        raise _Contradiction
-
-
-def _longest_free_run(used: int, size: int) -> int:
-    """The longest run of numbers in 1..size not yet placed."""
-    free = ~used & (((1 << (size + 1)) - 1) ^ 1)
-    best = 0
-    while free:
-        low = free & -free
-        start = low.bit_length() - 1
-        run_end = (free + low) & ~free  # first placed number above the run
-        stop = run_end.bit_length() - 1
-        best = max(best, stop - start)
-        free &= ~(run_end - 1)
-    return best
-
-
-def _assign_segment(state: _State, cell: int, number: int, size: int) -> None:
-    """Give ``cell`` the number ``number``, and its whole (unnumbered) segment the numbers around it."""
-    if state.num[cell]:
-        if state.num[cell] != number:
-            raise _Contradiction
-        return
-    head, offset = cell, 0
-    while state.prv[head] >= 0:
-        head, offset = state.prv[head], offset + 1
-    here, value = head, number - offset
-    for _ in range(state.length[head]):
-        _assign(state, here, value, size)
-        here, value = state.nxt[here], value + 1
-
-
-def _bits(mask: int):
+def members(mask):
+    """The indices of the bits set in ``mask``, lowest first."""
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
 
 
-def _one_step(layer: int, move, open_out: int, open_in: int, links: list[int]) -> int:
-    """The cells one number further from `layer` (forward or backward, as `move` and `links`
-    say): along a ray from the cells whose link that way is still open, else the linked cell."""
-    reach = move(layer & open_out) & open_in
-    linked = layer & ~open_out
-    while linked:
-        low = linked & -linked
-        other = links[low.bit_length() - 1]
-        if other >= 0:
-            reach |= 1 << other
-        linked ^= low
-    return reach
+def single(mask):
+    """True when exactly one bit of ``mask`` is set."""
+    return mask != 0 and mask & (mask - 1) == 0
 
 
-def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tuple[int, int]],
-                                                            tuple[int, int] | None]:
-    """Which numbers each cell can still take, from reachability between placed numbers.
+class Candidates:
+    """The candidate sets at one point of the search (see the module docstring), and the
+    chains of fixed links: ``first[t]`` is the first node of the chain that ends at
+    ``t``, ``last[h]`` the last node of the chain that begins at ``h``; ``fixed`` holds
+    the nodes whose successor is fixed."""
 
-    Between placed numbers x (cell p) and y (cell q), number x+k can only be on a
-    cell reachable from p in k steps and reaching q in y-x-k steps, through
-    unnumbered cells, following known links. Returns (options per cell as a
-    bitset of numbers, forced (cell, number) pairs, the free number with the
-    fewest cells as (number, cells) for branching). Raises _Contradiction.
-    """
-    size = geo.size
-    num, nxt, prv, cell_of = state.num, state.nxt, state.prv, state.cell_of
-    free_cells, open_heads, open_tails = state.unnumbered, state.open_heads, state.open_tails
-    options = [1 << n if n else 0 for n in num]
-    forced: list[tuple[int, int]] = []
-    best: tuple[int, int] | None = None
-    best_count = size + 1
+    def __init__(self, succ, pred, nums, where, first, last, fixed):
+        self.succ, self.pred, self.nums, self.where = succ, pred, nums, where
+        self.first, self.last, self.fixed = first, last, fixed
 
-    def record(number: int, cells: int) -> None:
-        nonlocal best, best_count
-        bit = 1 << number
-        count = 0
-        rest = cells
-        while rest:
-            low = rest & -rest
-            options[low.bit_length() - 1] |= bit
-            rest ^= low
-            count += 1
-        if count == 1:
-            forced.append((cells.bit_length() - 1, number))
-        elif count < best_count:
-            best, best_count = (number, cells), count
-
-    forward, backward = geo.forward, geo.backward
-    previous = 0
-    for number in range(1, size + 1):
-        if cell_of[number] < 0:
-            continue
-        gap = number - previous
-        if gap > 1:
-            layers_back = [1 << cell_of[number]]
-            layer = layers_back[0]
-            for _ in range(1, gap):
-                layer = _one_step(layer, backward, open_heads, open_tails, prv) & free_cells
-                if not layer:
-                    raise _Contradiction
-                layers_back.append(layer)
-            if previous:
-                layer = 1 << cell_of[previous]
-                for step in range(1, gap):
-                    layer = _one_step(layer, forward, open_tails, open_heads, nxt) & free_cells & layers_back[gap - step]
-                    if not layer:
-                        raise _Contradiction
-                    record(previous + step, layer)
-            else:  # 1 not placed yet: the path may start anywhere
-                for step in range(1, gap):
-                    record(step, layers_back[gap - step])
-        previous = number
-    for cell in _bits(free_cells):
-        bits = options[cell]
-        if not bits:
-            raise _Contradiction
-        if not bits & (bits - 1):
-            forced.append((cell, bits.bit_length() - 1))
-    return options, forced, best
+    def copy(self):
+        return Candidates(self.succ[:], self.pred[:], self.nums[:], self.where[:],
+                          self.first[:], self.last[:], self.fixed)
 
 
-def _possible(state: _State, geo: _Geometry, a: int, b: int, max_free: int, options: list[int]) -> bool:
-    """May the tail a be followed by the head b (b on a's ray, no loop)? See the module text."""
-    if not (options[a] << 1) & options[b]:
-        return False
-    num, used = state.num, state.used
-    xa, yb = num[a], num[b]
-    if xa:
-        if yb:
-            return yb == xa + 1
-        span = state.length[b]
-        top = xa + span
-        if top >= geo.size or (used >> (xa + 1)) & ((1 << span) - 1):
-            return False
-        if (used >> (top + 1)) & 1:
-            return bool((geo.succ[state.tail_of[b]] >> state.cell_of[top + 1]) & 1)
-        return True
-    head_a = state.head_of[a]
-    if yb:
-        span = state.length[head_a]
-        low = yb - span
-        if low < 1 or (used >> low) & ((1 << span) - 1):
-            return False
-        if low > 1 and (used >> (low - 1)) & 1:
-            return bool((geo.succ[state.cell_of[low - 1]] >> head_a) & 1)
-        return True
-    return state.length[head_a] + state.length[b] <= max_free
+class Solver:
+    def __init__(self, rows, cols, arrows, givens):
+        """``arrows``: a direction index per cell (None for the last cell); ``givens``: cell -> number."""
+        self.size = size = rows * cols
+        self.start = size                     # the virtual START node comes after the cells
+        self.end = arrows.index(None)         # the cell without an arrow, which holds N
+        succ = [0] * size + [(1 << size) - 1]
+        pred = [1 << self.start] * size + [0]
+        for cell, arrow in enumerate(arrows):
+            if arrow is None:
+                continue
+            step_row, step_col = STEPS[arrow]
+            row, col = divmod(cell, cols)
+            row, col = row + step_row, col + step_col
+            while 0 <= row < rows and 0 <= col < cols:
+                succ[cell] |= 1 << (row * cols + col)
+                pred[row * cols + col] |= 1 << cell
+                row, col = row + step_row, col + step_col
+        fixed_numbers = dict(givens)
+        fixed_numbers[self.end] = size
+        free = (1 << (size + 1)) - 2                      # the numbers 1..N ...
+        for number in fixed_numbers.values():
+            free &= ~(1 << number)                        # ... that no cell is given
+        nums = [1 << fixed_numbers[cell] if cell in fixed_numbers else free for cell in range(size)]
+        nums.append(1)                                    # START holds 0
+        where = [0] * (size + 1)
+        for cell, numbers in enumerate(nums):
+            for number in members(numbers):
+                where[number] |= 1 << cell
+        nodes = list(range(size + 1))
+        self.initial = Candidates(succ, pred, nums, where, nodes, nodes[:], 0)
 
+    # ------------------------------------------------------------ propagation
 
-# A branching point: a list of alternative moves, each ("link", a, b) or ("number", cell, n).
-_Move = tuple[str, int, int]
+    def propagate(self, state, todo):
+        """Apply the rules at the nodes of the bitset ``todo``, and at every node whose
+        sets change meanwhile, until nothing changes. Raises Contradiction."""
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            todo |= self.revise(state, low.bit_length() - 1)
 
+    def revise(self, state, node):
+        """Rules 1, 2, 3 and 5 at one node; returns the nodes to look at again."""
+        succ, pred, nums = state.succ, state.pred, state.nums
+        again = 0
+        # rule 1: drop the links whose numbers cannot follow one another
+        for after in members(succ[node]):
+            if not (nums[node] << 1) & nums[after]:
+                again |= self.unlink(state, node, after)
+        for before in members(pred[node]):
+            if not (nums[before] << 1) & nums[node]:
+                again |= self.unlink(state, before, node)
+        # rule 2: keep the numbers the remaining links allow
+        allowed = -1
+        if node != self.start:
+            from_before = 0
+            for before in members(pred[node]):
+                from_before |= nums[before] << 1
+            allowed &= from_before
+        if node != self.end:
+            from_after = 0
+            for after in members(succ[node]):
+                from_after |= nums[after] >> 1
+            allowed &= from_after
+        again |= self.restrict(state, node, nums[node] & allowed)
+        # rule 3: a single successor or predecessor makes the link
+        if single(pred[node]):
+            before = pred[node].bit_length() - 1
+            for after in members(succ[before] & ~(1 << node)):
+                again |= self.unlink(state, before, after)
+        if single(succ[node]):
+            after = succ[node].bit_length() - 1
+            for before in members(pred[after] & ~(1 << node)):
+                again |= self.unlink(state, before, after)
+            if not state.fixed >> node & 1:
+                again |= self.join(state, node, after)
+        return again
 
-def _propagate(state: _State, geo: _Geometry) -> list[_Move] | None:
-    """Apply forced numbers and links until none is left.
+    def unlink(self, state, before, after):
+        """``after`` cannot follow ``before``; returns both, to look at again."""
+        state.succ[before] &= ~(1 << after)
+        state.pred[after] &= ~(1 << before)
+        if not state.succ[before] or not state.pred[after]:
+            raise Contradiction
+        return 1 << before | 1 << after
 
-    Returns None when solved, else the moves of the best branching point (fewest
-    alternatives). Raises _Contradiction. The cheap link sweeps run to a fixed
-    point with the number options last computed (stale options only allow more,
-    so they stay sound); the costly number options are recomputed only then.
-    """
-    size = geo.size
-    options, forced, number_choice = _number_options(state, geo)
-    fresh = True
-    while True:
-        if state.links == size - 1:
-            return None
-        if forced:
-            for cell, number in forced:
-                _assign_segment(state, cell, number, size)
-            forced = []
-            fresh = False
-            continue
-        best = _sweep_links(state, geo, options)
-        if best is None:          # some link was forced
-            fresh = False
-            continue
-        if fresh:
-            if number_choice is not None and number_choice[1].bit_count() < len(best):
-                number, cells = number_choice
-                return [("number", cell, number) for cell in _bits(cells)]
-            return best
-        options, forced, number_choice = _number_options(state, geo)
-        fresh = True
+    def join(self, state, before, after):
+        """Rule 5: the fixed link ``before`` -> ``after`` joins their chains into one,
+        whose last node may not lead back to its first."""
+        state.fixed |= 1 << before
+        head, tail = state.first[before], state.last[after]
+        state.last[head], state.first[tail] = tail, head
+        if state.succ[tail] >> head & 1:
+            return self.unlink(state, tail, head)
+        return 0
 
+    def restrict(self, state, cell, numbers):
+        """Narrow the numbers of ``cell`` to ``numbers``, with rule 4; returns the nodes
+        whose rules may now remove more."""
+        nums, where = state.nums, state.where
+        removed = nums[cell] & ~numbers
+        if not removed:
+            return 0
+        if not numbers:
+            raise Contradiction
+        nums[cell] = numbers
+        again = 1 << cell | state.succ[cell] | state.pred[cell]
+        for number in members(removed):
+            where[number] &= ~(1 << cell)
+            if not where[number]:
+                raise Contradiction
+            if single(where[number]):                   # the only cell left for this number
+                again |= self.restrict(state, where[number].bit_length() - 1, 1 << number)
+        if single(numbers):                             # the only number left for this cell
+            for other in members(where[numbers.bit_length() - 1] & ~(1 << cell)):
+                again |= self.restrict(state, other, nums[other] & ~numbers)
+        return again
 
-def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Move] | None:
-    """One pass over open tails and heads, making every forced link.
+    # ------------------------------------------------------------ search
 
-    Returns None when something changed, else the tail's or head's alternatives
-    that are fewest (a branching point). Raises _Contradiction.
-    """
-    size = geo.size
-    succ, pred = geo.succ, geo.pred
-    best: list[_Move] | None = None
-    changed = False
-    max_free = _longest_free_run(state.used, size)
-    for a in _bits(state.open_tails):
-        if not (state.open_tails >> a) & 1:
-            continue
-        mask = succ[a] & state.open_heads & ~(1 << state.head_of[a])
-        nexts = [b for b in _bits(mask) if _possible(state, geo, a, b, max_free, options)]
-        if not nexts:
-            raise _Contradiction
-        if len(nexts) == 1:
-            _link(state, a, nexts[0], size)
-            changed = True
-        elif not changed and (best is None or len(nexts) < len(best)):
-            best = [("link", a, b) for b in nexts]
-    for b in _bits(state.open_heads):
-        if not (state.open_heads >> b) & 1:
-            continue
-        mask = pred[b] & state.open_tails & ~(1 << state.tail_of[b])
-        befores = [a for a in _bits(mask) if _possible(state, geo, a, b, max_free, options)]
-        # while 1 is not placed, b may start the path instead of following any of them
-        may_start = not state.num[b] and not (state.used >> 1) & 1 and options[b] & 2
-        if not befores:
-            # nothing can come before b: its segment starts the path
-            if not may_start:
-                raise _Contradiction
-            _assign_segment(state, b, 1, size)
-            changed = True
-        elif len(befores) == 1 and not may_start:
-            _link(state, befores[0], b, size)
-            changed = True
-        elif not changed and (best is None or len(befores) + bool(may_start) < len(best)):
-            best = [("link", a, b) for a in befores]
-            if may_start:
-                best.append(("number", b, 1))
-    if changed:
-        return None
-    assert best is not None
-    return best
-
-
-def _apply(state: _State, move: _Move, size: int) -> None:
-    kind, first, second = move
-    if kind == "link":
-        _link(state, first, second, size)
-    else:
-        _assign_segment(state, first, second, size)
-
-
-def _search(state: _State, geo: _Geometry, limit: int, found: list[tuple[int, ...]],
-            stats: SolveStats, max_nodes: int | None) -> None:
-    stats.nodes += 1
-    try:
-        moves = _propagate(state, geo)
-    except _Contradiction:
-        return
-    if moves is None:
-        found.append(tuple(state.num))
-        return
-    stats.branches += 1
-    for move in moves:
-        child = state.copy()
+    def solve(self):
+        """The number of every cell, or None when the puzzle has no solution."""
+        state = self.initial.copy()
         try:
-            _apply(child, move, geo.size)
-        except _Contradiction:
-            continue
-        _search(child, geo, limit, found, stats, max_nodes)
-        if len(found) >= limit:
-            return
+            self.propagate(state, (1 << (self.size + 1)) - 1)
+        except Contradiction:
+            return None
+        return self.search(state)
+
+    def search(self, state):
+        guesses = self.guesses(state)
+        if not guesses:
+            return [numbers.bit_length() - 1 for numbers in state.nums[:self.size]]
+        for guess in guesses:
+            child = state.copy()
+            try:
+                self.propagate(child, guess(child))
+            except Contradiction:
+                continue
+            found = self.search(child)
+            if found is not None:
+                return found
+        return None
+
+    def guesses(self, state):
+        """The alternatives of the open choice that has fewest (each a function that makes
+        it on a copy of the sets and returns the nodes to propagate from); none when every
+        cell has its number."""
+        fewest, choice = None, None
+        for kind, sets in (("successor", state.succ), ("predecessor", state.pred), ("number", state.where)):
+            for index, options in enumerate(sets):
+                count = options.bit_count()
+                if count > 1 and (fewest is None or count < fewest):
+                    fewest, choice = count, (kind, index)
+        if choice is None:
+            return []
+        kind, index = choice
+        if kind == "successor":
+            return [self.link(index, after) for after in members(state.succ[index])]
+        if kind == "predecessor":
+            return [self.link(before, index) for before in members(state.pred[index])]
+        return [self.place(index, cell) for cell in members(state.where[index])]
+
+    def link(self, before, after):
+        def make(state):
+            again = 1 << before | 1 << after
+            for other in members(state.succ[before] & ~(1 << after)):
+                again |= self.unlink(state, before, other)
+            for other in members(state.pred[after] & ~(1 << before)):
+                again |= self.unlink(state, other, after)
+            return again
+        return make
+
+    def place(self, number, cell):
+        def make(state):
+            return self.restrict(state, cell, 1 << number)
+        return make
+
+
+# ---------------------------------------------------------------- input and output
+
+def read_puzzle(text):
+    """The contest's text format: the size line (``N`` or ``ROWS COLS``), then one line
+    per row of cells such as ``0SE`` (number, 0 if not given, then arrow; the last cell
+    has no arrow). Returns rows, cols, arrows (direction indices, None for the last
+    cell), givens (cell -> number) and the size line."""
+    lines = text.split("\n")
+    size = lines[0].split()
+    rows, cols = int(size[0]), int(size[-1])
+    arrows, givens = [], {}
+    for token in " ".join(lines[1:rows + 1]).split():
+        name = token.lstrip("0123456789")
+        number = int(token[:len(token) - len(name)])
+        if number:
+            givens[len(arrows)] = number
+        arrows.append(ARROWS.index(name) if name else None)
+    return rows, cols, arrows, givens, lines[0].strip()
 
 
 def main():
-    lines = sys.stdin.read().split("\n")
-    size = lines[0].split()
-    rows, cols = int(size[0]), int(size[-1])
-    tokens = " ".join(lines[1:rows + 1]).split()
-    names = [t.lstrip("0123456789") for t in tokens]
-    numbers = [int(t[:len(t) - len(a)]) for t, a in zip(tokens, names)]
-    arrows = [NAMES.index(a) if a else NO_ARROW for a in names]
-    puzzle = Puzzle(rows, cols, arrows, numbers)
-    sys.setrecursionlimit(10000 + puzzle.size)
-    geo = _Geometry(puzzle)
-    found = []
-    _search(_initial_state(puzzle, geo), geo, 1, found, SolveStats(), None)
-    if not found:
+    rows, cols, arrows, givens, size_line = read_puzzle(sys.stdin.read())
+    sys.setrecursionlimit(10_000 + 4 * rows * cols)
+    numbers = Solver(rows, cols, arrows, givens).solve()
+    if numbers is None:
         sys.exit("no solution")
-    answer = found[0]
-    print(lines[0].strip())
-    for r in range(rows):
-        print(" ".join(f"{answer[c]}{names[c]}" for c in range(r * cols, (r + 1) * cols)))
+    print(size_line)
+    for row in range(rows):
+        print(" ".join(f"{numbers[cell]}{'' if arrows[cell] is None else ARROWS[arrows[cell]]}"
+                       for cell in range(row * cols, (row + 1) * cols)))
 
 
-main()
+if __name__ == "__main__":
+    main()

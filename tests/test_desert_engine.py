@@ -1,10 +1,23 @@
 """The rules engine, read like the spec: order of a turn, limits, outcome, final map."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.challenges.desert.engine import (
-    DROP, FILL, PICK, CarryOverFive, Crossing, DropExceedsCarried, GameOver, IllegalTurn, OffGrid,
-    Outcome, PickupExceedsTile, TileOverNine, Turn)
+    DROP,
+    FILL,
+    PICK,
+    CarryOverFive,
+    Crossing,
+    DropExceedsCarried,
+    GameOver,
+    IllegalTurn,
+    OffGrid,
+    Outcome,
+    PickupExceedsTile,
+    TileOverNine,
+    Turn,
+)
 from verify.challenges.desert.map import DesertMap
 
 SPEC_EXAMPLE = DesertMap.parse(".....S.\n.......\n.......\nE......\n....8..\n")
@@ -110,7 +123,7 @@ def test_each_rule_has_its_own_error_naming_attempt_turn_square_and_numbers(text
     assert str(caught.value) == message
 
 
-def test_the_issue_example_message_format():
+def test_a_refused_turn_names_its_attempt_turn_square_and_numbers():
     desert = DesertMap.parse("......\n......\n.....8\nS....E\n")
     game = Crossing.from_state(desert, position=(2, 4), carried=3, water=desert.flat_water(),
                                visited=[(2, 4)], turns=16, attempt=3)

@@ -6,16 +6,46 @@ kernel and the judge on the exact path alone must return identical verdicts.
 """
 from __future__ import annotations
 
+import ast
 import random
+from itertools import pairwise
+from pathlib import Path
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from verify import Status
-from verify.challenges.desert.engine import DROP, FILL, PICK, Crossing, IllegalTurn, Outcome, Turn
+from verify.challenges.desert import engine, rules
+from verify.challenges.desert.engine import DROP, FILL, PICK, Crossing, IllegalTurn, OffGrid, Outcome, Turn
 from verify.challenges.desert.judge import DesertJudge, judge_bytes
-from verify.challenges.desert.kernel import FastTranscript, RollingRoute, compiled_replay, fold, turn_code
-from verify.challenges.desert.kernel_tables import compile_notation
+from verify.challenges.desert.kernel import (
+    KERNEL_SOURCES,
+    FastTranscript,
+    RollingRoute,
+    compiled_replay,
+    fold,
+    turn_code,
+)
+from verify.challenges.desert.kernel_tables import (
+    P_END,
+    P_HEIGHT,
+    P_START,
+    P_WIDTH,
+    R_CHUNK_END,
+    R_DEATH,
+    R_ILLEGAL,
+    R_OFF_GRID,
+    R_WIN,
+    S_CARRIED,
+    S_DRAWN,
+    S_POSITION,
+    S_TURNS,
+    STATE_COUNT,
+    T_DIRECTION,
+    compile_notation,
+)
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import LRUD_XY, NOTATIONS, STANDARD, Notation
 
@@ -57,7 +87,7 @@ def separator(notation: Notation, rng: random.Random) -> bytes:
 def candidate_turns(notation: Notation) -> list[Turn]:
     turns = []
     for direction in "UDLR":
-        for modifier, spec in notation.actions.items():
+        for spec in notation.actions.values():
             amounts = range(0, 7) if spec.amount is None else [spec.amount]
             turns += [Turn(direction, spec.kind, amount) for amount in amounts]
     return turns
@@ -137,7 +167,7 @@ def judge(desert: DesertMap, notation: Notation, output: bytes, cuts: list[int],
     judge = DesertJudge(desert, notation, fast=fast, **options)
     assert isinstance(judge.transcript, FastTranscript) is fast
     bounds = [0, *sorted(cuts), len(output)]
-    for start, stop in zip(bounds, bounds[1:]):
+    for start, stop in pairwise(bounds):
         if judge.feed(output[start:stop]) is not None:
             break
     return judge.finish().to_dict()
@@ -237,6 +267,82 @@ def test_a_notation_the_kernel_cannot_read_is_judged_on_the_exact_path():
     assert verdict.finish().accepted
 
 
+# ---------------------------------------------------------------- one source of the rules
+
+def test_the_kernel_is_compiled_with_the_engines_rules():
+    from verify.challenges.desert import kernel_jit
+    assert (engine.CAPACITY, engine.TILE_LIMIT, engine.START_WATER, engine.DELTAS) == \
+        (rules.CAPACITY, rules.TILE_LIMIT, rules.START_WATER, rules.DELTAS)
+    assert (kernel_jit.CAPACITY, kernel_jit.TILE_LIMIT) == (engine.CAPACITY, engine.TILE_LIMIT)
+    steps = [(int(r), int(c)) for r, c in zip(kernel_jit.DIRECTION_ROWS, kernel_jit.DIRECTION_COLS, strict=True)]
+    directions = compile_notation(STANDARD).tables[T_DIRECTION]
+    for name, step in engine.DELTAS.items():
+        code = int(directions[ord(name)])          # how the tables code the letter: 1 + its index
+        assert steps[code - 1] == step, name
+
+
+def test_the_compiled_module_is_named_after_every_source_of_its_constants():
+    """kernel_jit takes each constant from a module whose source names the compiled module, and
+    from the module that defines it (so that changing a rule's number rebuilds the module)."""
+    folder = Path(rules.__file__).parent
+    tree = ast.parse((folder / "kernel_jit.py").read_text())
+    imported = [node for node in tree.body if isinstance(node, ast.ImportFrom)
+                and (node.module or "").startswith("verify.")]
+    assert imported
+    for node in imported:
+        source = node.module.rsplit(".", 1)[1] + ".py"
+        assert source in KERNEL_SOURCES, node.module
+        defining = ast.parse((folder / source).read_text())
+        defined = {target.id for statement in defining.body if isinstance(statement, (ast.Assign, ast.AnnAssign))
+                   for target in ast.walk(statement) if isinstance(target, ast.Name)
+                   and isinstance(target.ctx, ast.Store)}
+        for alias in node.names:
+            assert alias.name in defined, f"{alias.name} is not defined in {source}"
+
+
+LETTERS = {"U": "n", "D": "s", "L": "w", "R": "e"}       # DECLARED's letters
+any_turn = st.one_of(
+    st.builds(Turn, st.sampled_from("UDLR"), st.sampled_from([PICK, DROP]), st.integers(0, 9)),
+    st.builds(Turn, st.sampled_from("UDLR"), st.just(FILL), st.just(0)),
+)
+
+
+def declared(turn: Turn) -> bytes:
+    direction, action, amount = turn
+    modifier = "f" if action == FILL else f"{'p' if action == PICK else 'd'}{amount}"
+    return f"{LETTERS[direction]}{modifier}\n".encode()
+
+
+@settings(deadline=None, max_examples=300)
+@given(seed=st.integers(0, 2**32 - 1), turns=st.lists(any_turn, min_size=1, max_size=14))
+def test_kernel_and_engine_agree_turn_by_turn(seed, turns):
+    """The compiled loop plays exactly the turns the engine plays (but for a winning one, which it
+    leaves to the exact path), stops for the same reason, and leaves the same state."""
+    desert = random_map(random.Random(seed))
+    reason, state, _, water, visited = replay_from_start(compiled_replay(), desert,
+                                                         b"".join(map(declared, turns)), DECLARED)
+    game = Crossing(desert)
+    expected = R_CHUNK_END
+    for turn in turns:
+        try:
+            game.push(turn)
+        except IllegalTurn as refused:
+            expected = R_OFF_GRID if isinstance(refused, OffGrid) else R_ILLEGAL
+            break
+        if game.outcome is not Outcome.ALIVE:
+            expected = R_WIN if game.outcome is Outcome.WON else R_DEATH
+            break
+    assert reason == expected
+    played = game.turns - (game.outcome is Outcome.WON)
+    assert state[S_TURNS] == played
+    replayed = Crossing(desert)
+    replayed.play(turns[:played])
+    assert (state[S_POSITION], state[S_CARRIED], state[S_DRAWN]) == \
+        (replayed.row * desert.width + replayed.col, replayed.carried, replayed.drawn)
+    assert bytes(water) == bytes(replayed.water)
+    assert bytes(visited) == bytes(replayed.visited)
+
+
 # ---------------------------------------------------------------- route identity
 
 def test_a_repeated_death_is_caught_whichever_path_played_its_turns():
@@ -297,27 +403,34 @@ def test_a_long_stream_in_odd_chunks_matches_the_exact_path():
 
 # ---------------------------------------------------------------- loading
 
+def replay_from_start(replay, desert: DesertMap, output: bytes, notation: Notation = STANDARD):
+    """One call of a compiled loop on ``output`` from the start of an attempt: (stop reason,
+    state, digest, water, visited), as lists."""
+    compiled = compile_notation(notation)
+    state = np.zeros(STATE_COUNT, dtype=np.int64)
+    start = Crossing(desert)
+    state[S_POSITION] = start.row * desert.width + start.col
+    state[S_CARRIED], state[S_DRAWN] = start.carried, start.drawn
+    digest = np.zeros(2, dtype=np.uint64)
+    water = np.frombuffer(bytearray(start.water), dtype=np.uint8)
+    visited = np.frombuffer(bytearray(start.visited), dtype=np.uint8)
+    params = compiled.params.copy()
+    params[P_WIDTH], params[P_HEIGHT] = desert.width, desert.height
+    params[P_START] = desert.start[0] * desert.width + desert.start[1]
+    params[P_END] = desert.end[0] * desert.width + desert.end[1]
+    reason = replay(np.frombuffer(output, dtype=np.uint8), 0, len(output), True,
+                    np.ascontiguousarray(compiled.tables.reshape(-1)), params, water, visited, state, digest)
+    return reason, state.tolist(), digest.tolist(), water.tolist(), visited.tolist()
+
+
 def test_the_jit_fallback_plays_like_the_ahead_of_time_module():
-    import numpy as np
-    from verify.challenges.desert import kernel as kernel_module, kernel_jit
-    from verify.challenges.desert.kernel_tables import compile_notation as compile_
-    compiled = compile_(STANDARD)
+    from verify.challenges.desert import kernel_jit
     desert = DesertMap.parse("S.3......\n.........\n........E\n")
     output = b"R+0\nR+2\nL-1\nR+0\nR+0\nD+0\nU+0\nD+1\n" * 3
-    results = []
-    for replay in (compiled_replay(), kernel_jit.jit()):
-        state = np.zeros(kernel_module.STATE_COUNT, dtype=np.int64)
-        state[1] = 5
-        digest = np.zeros(2, dtype=np.uint64)
-        water = np.frombuffer(bytearray(desert.flat_water()), dtype=np.uint8)
-        visited = np.zeros(desert.width * desert.height, dtype=np.uint8)
-        params = compiled.params.copy()
-        params[3:7] = desert.width, desert.height, 0, desert.width * desert.height - 1
-        reason = replay(np.frombuffer(output, dtype=np.uint8), 0, len(output), True,
-                        np.ascontiguousarray(compiled.tables.reshape(-1)), params, water, visited, state, digest)
-        results.append((reason, state.tolist(), digest.tolist(), water.tolist(), visited.tolist()))
+    results = [replay_from_start(replay, desert, output) for replay in (compiled_replay(), kernel_jit.jit())]
     assert results[0] == results[1]
-    assert results[0][0] == 4 and results[0][1][2] == 6      # stops after the dying 6th turn (D+0)
+    reason, state = results[0][:2]
+    assert reason == R_DEATH and state[S_TURNS] == 6      # stops after the dying 6th turn (D+0)
 
 
 def test_without_a_kernel_the_exact_path_judges(monkeypatch):

@@ -10,14 +10,14 @@ A turn, in the spec's order: 1. move one square; 2. consume one unit;
 - reaching E ends the game at once: the water action of the winning turn is not
   applied; when it is not a no-op it becomes a warning;
 - the death check comes after step 3: arriving with 0 and picking up survives;
-- pick up: first "more than the tile holds", then "more than 5 carried";
-- fill up takes ``min(5 - carried, tile)`` (S is infinite, so on S it fills to 5;
-  elsewhere it takes what the tile holds; it never fails);
+- pick up: first "more than the tile holds", then "more than CAPACITY carried";
+- fill up takes ``min(CAPACITY - carried, tile)`` (S is infinite, so on S it fills
+  up; elsewhere it takes what the tile holds; it never fails);
 - dropping on S is allowed: the water goes back into the infinite well.
 
-The per-turn replay lives in ONE place, :meth:`Crossing.play`; ``push`` is ``play``
-of one turn. A faster replayer may hand over to :meth:`Crossing.from_state` to get
-the exact same error for the turn it refuses.
+The rules' numbers (``CAPACITY``, ``TILE_LIMIT``, ``START_WATER``, the moves) come
+from :mod:`.rules`, which the compiled replay loop reads too. The per-turn replay
+lives in ONE place, :meth:`Crossing.play`; ``push`` is ``play`` of one turn.
 """
 from __future__ import annotations
 
@@ -26,15 +26,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from verify.challenges.desert.map import DesertMap, Square
-
-CAPACITY = 5        # the most the traveller can carry
-TILE_LIMIT = 9      # the most a tile other than S can hold
-START_WATER = 5     # the traveller starts full
-
-PICK, DROP, FILL = "pick", "drop", "fill"
-ACTIONS = (PICK, DROP, FILL)
-DELTAS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
-DIRECTIONS = tuple(DELTAS)
+from verify.challenges.desert.rules import CAPACITY, DELTAS, DROP, FILL, PICK, START_WATER, TILE_LIMIT
 
 
 class Turn(NamedTuple):
@@ -47,10 +39,6 @@ class Turn(NamedTuple):
     def __str__(self) -> str:
         return f"{self.direction}{describe_action(self.action, self.amount, sign=True)}"
 
-    @property
-    def is_noop_action(self) -> bool:
-        return self.action != FILL and self.amount == 0
-
 
 def describe_action(action: str, amount: int, sign: bool = False) -> str:
     if action == FILL:
@@ -60,13 +48,10 @@ def describe_action(action: str, amount: int, sign: bool = False) -> str:
     return f"{'pick up' if action == PICK else 'drop'} {amount}"
 
 
-class Outcome(str, enum.Enum):
+class Outcome(enum.StrEnum):
     ALIVE = "alive"
     DEAD = "dead"
     WON = "won"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 # ---------------------------------------------------------------- errors, one per rule
@@ -106,6 +91,8 @@ class OffGrid(IllegalTurn):
 
 class PickupExceedsTile(IllegalTurn):
     rule = "pick up more than the tile holds"
+    tile: int
+    carried: int
 
     def explain(self) -> str:
         held = f"holds {self.tile} unit{'s' if self.tile != 1 else ''}" if self.tile else "holds no water"
@@ -113,7 +100,8 @@ class PickupExceedsTile(IllegalTurn):
 
 
 class CarryOverFive(IllegalTurn):
-    rule = "carry more than 5"
+    rule = f"carry more than {CAPACITY}"
+    carried: int
 
     def explain(self) -> str:
         return (f"pick up {self.move.amount} would make {self.carried + self.move.amount} units carried "
@@ -122,13 +110,16 @@ class CarryOverFive(IllegalTurn):
 
 class DropExceedsCarried(IllegalTurn):
     rule = "drop more than carried"
+    carried: int
 
     def explain(self) -> str:
         return f"drop {self.move.amount} but only {self.carried} unit{'s' if self.carried != 1 else ''} carried"
 
 
 class TileOverNine(IllegalTurn):
-    rule = "a tile above 9"
+    rule = f"a tile above {TILE_LIMIT}"
+    tile: int
+    carried: int
 
     def explain(self) -> str:
         return (f"drop {self.move.amount} would leave {self.tile + self.move.amount} units on the tile "
@@ -137,6 +128,7 @@ class TileOverNine(IllegalTurn):
 
 class GameOver(IllegalTurn):
     rule = "a turn after the game ended"
+    ended_on: int
 
     def explain(self) -> str:
         how = "died" if self.ended_by == Outcome.DEAD else "reached E"
@@ -153,11 +145,12 @@ class GameOver(IllegalTurn):
 # byte water + 10 * visited -> its character on the final map
 _RENDER_TABLE = bytes(b".123456789#123456789".ljust(256, b"?"))
 
+
 class Crossing:
     """One attempt: the traveller's square, the water carried and on every tile, the squares visited.
 
     ``water`` is flat, index ``row * width + col``; S's entry stays 0 (S is infinite).
-    ``drawn`` counts the net units taken from S (the 5 the traveller starts with, plus
+    ``drawn`` counts the net units taken from S (the START_WATER it starts with, plus
     those picked up there, minus those dropped there),
     ``consumed`` the units drunk: water is conserved, ``initial + drawn == carried +
     on tiles + consumed``.
@@ -184,8 +177,8 @@ class Crossing:
     @classmethod
     def from_state(cls, desert: DesertMap, *, position: Square, carried: int, water: Iterable[int],
                    visited: Iterable[Square] | bytes | bytearray, turns: int, attempt: int = 1,
-                   consumed: int | None = None, drawn: int | None = None) -> "Crossing":
-        """A crossing in a given state, e.g. handed over by a faster replayer before the turn it refuses.
+                   consumed: int | None = None, drawn: int | None = None) -> Crossing:
+        """A crossing in a given state, as if the turns before had been played (to start mid-attempt).
 
         ``water`` is flat (row by row, S's entry ignored), ``visited`` either squares or flat
         0/1 flags. The outcome follows from the state (0 carried off E: dead; on E: won, on
@@ -231,16 +224,9 @@ class Crossing:
     def position(self) -> Square:
         return (self.row, self.col)
 
-    @property
-    def is_over(self) -> bool:
-        return self.outcome is not Outcome.ALIVE
-
     def tile(self, row: int, col: int) -> int:
         """Units on a square (0 for S, which is infinite, and for E)."""
         return self.water[row * self.map.width + col]
-
-    def was_visited(self, row: int, col: int) -> bool:
-        return bool(self.visited[row * self.map.width + col])
 
     def water_on_tiles(self) -> int:
         return sum(self.water)
@@ -294,7 +280,7 @@ class Crossing:
         water, visited, deltas, alive = self.water, self.visited, DELTAS, Outcome.ALIVE
         row, col, carried, number = self.row, self.col, self.carried, self.turns
         drawn, outcome = self.drawn, self.outcome
-        failure = None
+        failure: IllegalTurn | None = None
         try:
             for turn in turns:
                 direction, action, amount = turn

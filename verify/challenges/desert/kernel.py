@@ -3,8 +3,9 @@
 :class:`FastTranscript` is the core's :class:`Transcript` (one reading loop for both
 paths) with its seam ``_play_turns`` replaced: where the exact path tokenises a run of
 moves and plays it through :meth:`Crossing.play`, it first lets the kernel
-(:mod:`kernel_jit`) replay that run straight from the bytes, into the same :class:`Crossing` (the kernel works on numpy views of its water and visited
-bytearrays and writes its scalars back). The kernel plays legal turns that do not reach
+(:mod:`kernel_jit`) replay that run straight from the bytes, into the same
+:class:`Crossing` (the kernel works on numpy views of its water and visited bytearrays
+and writes its scalars back). The kernel plays legal turns that do not reach
 E (a dying turn too: the attempt is then marked dead, as the engine does) and stops before
 any other token (illegal, winning, unusual, a map row); the exact path then reads from
 there, for one line at most, and hands back. So every verdict and message comes from the
@@ -22,8 +23,10 @@ reject an honest entry, never let a repeat through).
 Loading. numba takes ~1.5 s to import and to load even cached machine code, more than a
 whole run of a fast entry. So the loop is compiled once, ahead of time, into a small
 extension module kept next to this file in ``__pycache__`` (or in ``~/.cache/verify``),
-which imports in a millisecond without numba; when that cannot be built, numba's
-just-in-time compiler is used (``cache=True``), and without numba the exact path alone.
+named after a hash of the sources it is compiled from (:data:`KERNEL_SOURCES`: the loop,
+the shared layout and the rules' numbers), which imports in a millisecond without numba;
+when that cannot be built, numba's just-in-time compiler is used (``cache=True``), and
+without numba the exact path alone.
 Nothing is imported before a desert output is judged: ``verify --help`` stays fast.
 """
 from __future__ import annotations
@@ -35,29 +38,50 @@ import os
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from verify.challenges.desert.engine import DIRECTIONS, FILL, Crossing, Outcome, Turn
+from verify.challenges.desert.engine import Crossing, Outcome, Turn
 from verify.challenges.desert.kernel_tables import (
-    KIND_CODES, P_END, P_HEIGHT, P_ROUTE_SQUARES, P_START, P_WIDTH, CompiledNotation, compile_notation,
+    CODE_DIRECTION,
+    CODE_KIND,
+    KIND_CODES,
+    MIX1,
+    MIX2,
+    P_END,
+    P_HEIGHT,
+    P_ROUTE_SQUARES,
+    P_START,
+    P_WIDTH,
+    R_CHUNK_END,
+    R_DEATH,
+    REASONS,
+    S_CARRIED,
+    S_DRAWN,
+    S_LINE_START,
+    S_NEWLINES,
+    S_POSITION,
+    S_STOP,
+    S_TURNS,
+    SHIFT1,
+    SHIFT2,
+    STATE_COUNT,
+    CompiledNotation,
+    compile_notation,
 )
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import STANDARD, Notation
+from verify.challenges.desert.rules import DIRECTIONS, FILL
 from verify.challenges.desert.transcript import MAP_ROW_BYTES, Transcript
 
 MASK = (1 << 64) - 1
-MIX1 = 0x9E3779B97F4A7C15
-MIX2 = 0xC2B2AE3D27D4EB4F
 
-# state slots and stop reasons: as in kernel_jit (which must not be imported eagerly)
-S_POSITION, S_CARRIED, S_TURNS, S_DRAWN, S_STOP, S_REASON, S_NEWLINES, S_LINE_START = range(8)
-STATE_COUNT = 8
-R_CHUNK_END, R_NOT_A_TOKEN, R_OFF_GRID, R_ILLEGAL, R_DEATH, R_WIN = range(6)
-REASONS = ("chunk end", "not a token", "off grid", "illegal", "death", "win")
+# what the compiled loop is built from: the name of its module hashes these files of this folder
+KERNEL_SOURCES = ("kernel_jit.py", "kernel_tables.py", "rules.py")
 
 ENVIRONMENT_SWITCH = "VERIFY_DESERT_KERNEL"   # "0": exact path only; "jit": skip the ahead-of-time module
 
@@ -70,15 +94,19 @@ def _cache_directories() -> list[Path]:
 
 
 def _module_name() -> str:
-    source = (Path(__file__).with_name("kernel_jit.py")).read_bytes()
-    key = hashlib.sha256(source + sys.version.encode()).hexdigest()[:16]
-    return f"desert_kernel_{key}"
+    digest = hashlib.sha256()
+    for name in KERNEL_SOURCES:
+        digest.update(Path(__file__).with_name(name).read_bytes())
+    digest.update(sys.version.encode())
+    return f"desert_kernel_{digest.hexdigest()[:16]}"
 
 
 def _import_extension(path: Path, name: str) -> Any:
     loader = importlib.machinery.ExtensionFileLoader(name, str(path))
     spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    if spec is None:
+        raise ImportError(f"{path} cannot be loaded as an extension module")
+    module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
 
@@ -142,21 +170,21 @@ def _load() -> Callable | None:
 def turn_code(turn: Turn, squares_only: bool = False) -> int:
     """The number a turn adds to its route (as the kernel codes it): +0 and -0 are "no action"."""
     direction, action, amount = turn
-    code = (DIRECTIONS.index(direction) + 1) * 64
+    code = (DIRECTIONS.index(direction) + 1) * CODE_DIRECTION
     if squares_only or (amount == 0 and action != FILL):
         return code
     # amounts the kernel plays are 0-9; a bigger one is never legal (its turn is rejected before
-    # its route can matter), but it is coded before it is played: kept within its 2 bytes
-    return code + KIND_CODES[action] * 16 + min(amount, 15)
+    # its route can matter), but it is coded before it is played: kept within its field
+    return code + KIND_CODES[action] * CODE_KIND + min(amount, CODE_KIND - 1)
 
 
 def fold(route: tuple[int, int], code: int) -> tuple[int, int]:
     """The route's two hashes after one more turn code: the kernel's step, in Python."""
     h1, h2 = route
     h1 = ((h1 ^ code) * MIX1) & MASK
-    h1 ^= h1 >> 29
+    h1 ^= h1 >> SHIFT1
     h2 = ((h2 + code) * MIX2) & MASK
-    h2 ^= h2 >> 31
+    h2 ^= h2 >> SHIFT2
     return h1, h2
 
 
@@ -261,11 +289,14 @@ class FastTranscript(Transcript):
             views = self._views = (game, np.frombuffer(game.water, dtype=np.uint8),
                                    np.frombuffer(game.visited, dtype=np.uint8))
         state, digest = self._state, self._digest
-        state[:4] = (game.row * self.map.width + game.col, game.carried, game.turns, game.drawn)
+        state[S_POSITION] = game.row * self.map.width + game.col
+        state[S_CARRIED], state[S_TURNS], state[S_DRAWN] = game.carried, game.turns, game.drawn
         digest[:] = self._route.value
         reason = self._replay(buffer, pos, end, final, self._tables, self._params,
                               views[1], views[2], state, digest)
-        position, carried, turns, drawn, stopped, _, newlines, line_start = state.tolist()
+        values = state.tolist()
+        position, carried, turns, drawn = values[S_POSITION], values[S_CARRIED], values[S_TURNS], values[S_DRAWN]
+        stopped, newlines, line_start = values[S_STOP], values[S_NEWLINES], values[S_LINE_START]
         if newlines:                    # counted by the loop: no second pass over its bytes
             self._line += newlines
             self._column = stopped - line_start

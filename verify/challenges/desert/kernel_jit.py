@@ -3,73 +3,88 @@
 One pass over raw output bytes that tokenises AND replays ordinary turns. It plays a turn
 only when the turn is legal and does not reach E, and stops after a turn that kills the
 traveller; anything else (an illegal turn, a win, a byte that starts no token, a token of
-an unusual shape such as several digits) stops it *before* that token, and the exact engine reads and plays the
-token and words the verdict. A token cut by the end of the bytes given is not consumed
-either (unless ``final``): the caller hands those few bytes back with the next chunk.
+an unusual shape such as several digits) stops it *before* that token, and the exact
+engine reads and plays the token and words the verdict. A token cut by the end of the
+bytes given is not consumed either (unless ``final``): the caller hands those few bytes
+back with the next chunk.
 
 All state lives in small arrays owned by the caller, so the loop resumes where it stopped.
-Keep the constants below in step with ``kernel_tables`` and ``kernel`` (which must not
-import this module eagerly).
+Every constant comes from :mod:`.rules` (the rules' numbers and moves, as the engine plays
+them) or :mod:`.kernel_tables` (the layout of the arrays and codes shared with
+:mod:`kernel`); numba compiles their values into the loop.
 """
 from __future__ import annotations
+
+from typing import Any
 
 import numba as nb
 import numpy as np
 
-# rows of the byte tables (passed flat: row r at offset 256 * r)
-T_DIRECTION = 0     # 1 + direction index (U D L R), 0: not a direction
-T_SIGN = 1          # action kind of a sign that ONE digit follows (1 pick, 2 drop), else 0
-T_MODIFIER = 2      # action kind of a one-byte modifier (1 pick, 2 drop, 3 fill), else 0
-T_MOD_AMOUNT = 3    # its amount
-T_SKIP = 4          # 1: a separator, skipped between tokens
+from verify.challenges.desert.kernel_tables import (
+    CODE_DIRECTION,
+    CODE_KIND,
+    K_DROP,
+    K_FILL,
+    K_PICK,
+    MIX1,
+    MIX2,
+    P_DEFAULT_AMOUNT,
+    P_DEFAULT_KIND,
+    P_END,
+    P_HEIGHT,
+    P_ROUTE_SQUARES,
+    P_START,
+    P_WIDTH,
+    R_CHUNK_END,
+    R_DEATH,
+    R_ILLEGAL,
+    R_NOT_A_TOKEN,
+    R_OFF_GRID,
+    R_WIN,
+    S_CARRIED,
+    S_DRAWN,
+    S_LINE_START,
+    S_NEWLINES,
+    S_POSITION,
+    S_REASON,
+    S_STOP,
+    S_TURNS,
+    SHIFT1,
+    SHIFT2,
+    T_DIRECTION,
+    T_MOD_AMOUNT,
+    T_MODIFIER,
+    T_SIGN,
+    T_SKIP,
+)
+from verify.challenges.desert.rules import CAPACITY, DELTAS, DIRECTIONS, TILE_LIMIT
 
-# params
-P_DEFAULT_KIND = 0      # action kind of a bare direction (0: a bare direction is not a token)
-P_DEFAULT_AMOUNT = 1
-P_ROUTE_SQUARES = 2     # 1: a route is the squares visited only (the directions)
-P_WIDTH = 3
-P_HEIGHT = 4
-P_START = 5             # flat index of S
-P_END = 6               # flat index of E
-
-# state
-S_POSITION = 0      # flat index of the traveller
-S_CARRIED = 1
-S_TURNS = 2         # turns played in this attempt
-S_DRAWN = 3         # net units taken from S (the engine's ``drawn``)
-S_STOP = 4          # offset of the first byte not consumed
-S_REASON = 5        # why it stopped (R_*)
-S_NEWLINES = 6      # newlines consumed by this call (the caller keeps line numbers without recounting)
-S_LINE_START = 7    # offset just after the last newline consumed, -1 if none
-
-R_CHUNK_END = 0     # ran out of bytes (a cut token may be left)
-R_NOT_A_TOKEN = 1   # a byte that starts no token here, or an unusual token shape
-R_OFF_GRID = 2
-R_ILLEGAL = 3       # breaks a water rule: the exact engine says which
-R_DEATH = 4         # the dying turn IS played (a legal turn); nothing after it is
-R_WIN = 5
-
-# direction index -> (row delta, column delta), in the order U D L R
-DIRECTION_ROWS = np.array([-1, 1, 0, 0], dtype=np.int64)
-DIRECTION_COLS = np.array([0, 0, -1, 1], dtype=np.int64)
+# direction index (T_DIRECTION's code - 1) -> row and column step, as the engine moves
+DIRECTION_ROWS = np.array([DELTAS[name][0] for name in DIRECTIONS], dtype=np.int64)
+DIRECTION_COLS = np.array([DELTAS[name][1] for name in DIRECTIONS], dtype=np.int64)
 
 # offsets of the table rows in the flat table (one base pointer in the loop, not five)
+DIRECTION = np.uint64(256 * T_DIRECTION)
 SIGN = np.uint64(256 * T_SIGN)
 SKIP = np.uint64(256 * T_SKIP)
 MODIFIER = np.uint64(256 * T_MODIFIER)
 MOD_AMOUNT = np.uint64(256 * T_MOD_AMOUNT)
-MIX1 = np.uint64(0x9E3779B97F4A7C15)
-MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)
-SHIFT1 = np.uint64(29)
-SHIFT2 = np.uint64(31)
+ROUTE_MIX1 = np.uint64(MIX1)
+ROUTE_MIX2 = np.uint64(MIX2)
+ROUTE_SHIFT1 = np.uint64(SHIFT1)
+ROUTE_SHIFT2 = np.uint64(SHIFT2)
+ACTION_BITS = CODE_DIRECTION - 1    # the action part of a turn code
 ONE = np.uint64(1)
 TWO = np.uint64(2)
 THREE = np.uint64(3)
+ZERO_BYTE = ord("0")
+NINE_BYTE = ord("9")
+NEWLINE = ord("\n")
 
 SIGNATURE = "i8(u1[::1], i8, i8, b1, i8[::1], i8[::1], u1[::1], u1[::1], i8[::1], u8[::1])"
 
 
-def replay(buf, start, end, final, tables, params, water, visited, state, digest):  # noqa: C901
+def replay(buf, start, end, final, tables, params, water, visited, state, digest):
     """Replay ordinary turns from ``buf[start:end]``; return the stop reason (also in ``state``).
 
     ``final``: nothing follows ``end`` (a token cut there is complete as it stands).
@@ -83,7 +98,7 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
     end_square = params[P_END]
     default_kind = params[P_DEFAULT_KIND]
     default_amount = params[P_DEFAULT_AMOUNT]
-    action_mask = 0 if params[P_ROUTE_SQUARES] != 0 else 255
+    action_mask = 0 if params[P_ROUTE_SQUARES] != 0 else ACTION_BITS
 
     size = width * height
     square = state[S_POSITION]
@@ -99,7 +114,7 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
     i = start
     while True:
         while i < end and tables[SKIP + np.uint64(buf[np.uint64(i)])] != 0:
-            if buf[np.uint64(i)] == 10:
+            if buf[np.uint64(i)] == NEWLINE:
                 newlines += 1
                 line_start = i + 1
             i += 1
@@ -109,15 +124,16 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
         fast = False
         if i + 4 <= end:
             at = np.uint64(i)          # unsigned indices: no negative-index wraparound code
-            direction = tables[np.uint64(buf[at])] - 1
+            direction = tables[DIRECTION + np.uint64(buf[at])] - 1
             kind = tables[SIGN + np.uint64(buf[at + ONE])]
-            amount = np.int64(buf[at + TWO]) - 48
+            amount = np.int64(buf[at + TWO]) - ZERO_BYTE
             closing = buf[at + THREE]
-            if (direction >= 0) & (kind != 0) & (amount >= 0) & (amount <= 9) & (tables[SKIP + np.uint64(closing)] != 0):
+            if ((direction >= 0) & (kind != 0) & (amount >= 0) & (amount <= 9)     # the amount: one digit
+                    & (tables[SKIP + np.uint64(closing)] != 0)):
                 fast = True
                 j = i + 4
         if not fast:
-            direction = tables[np.uint64(buf[i])] - 1
+            direction = tables[DIRECTION + np.uint64(buf[i])] - 1
             if direction < 0:
                 reason = R_NOT_A_TOKEN
                 break
@@ -131,14 +147,14 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
                     if final:
                         reason = R_NOT_A_TOKEN
                     break
-                amount = np.int64(buf[j]) - 48
-                if amount < 0 or amount > 9:
+                amount = np.int64(buf[j]) - ZERO_BYTE
+                if amount < 0 or amount > 9:      # not a digit
                     reason = R_NOT_A_TOKEN
                     break
                 j += 1
                 if j >= end and not final:
                     break               # more digits may follow
-                if j < end and buf[j] >= 48 and buf[j] <= 57:
+                if j < end and buf[j] >= ZERO_BYTE and buf[j] <= NINE_BYTE:
                     reason = R_NOT_A_TOKEN  # several digits: the exact parser reads them
                     break
             elif j < end and tables[MODIFIER + np.uint64(buf[j])] != 0:
@@ -165,34 +181,34 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
         square_at = np.uint64(new_square)
         tile = np.int64(water[square_at])
         if new_square == start_square:      # the well: infinite, dropping there is allowed
-            if kind == 1:
-                if left + amount > 5:
+            if kind == K_PICK:
+                if left + amount > CAPACITY:
                     reason = R_ILLEGAL
                     break
                 from_well = amount
-            elif kind == 2:
+            elif kind == K_DROP:
                 if amount > left:
                     reason = R_ILLEGAL
                     break
                 from_well = -amount
             else:
-                from_well = 5 - left
+                from_well = CAPACITY - left
             left += from_well
             drawn += from_well
-        elif kind == 1:
-            if amount > tile or left + amount > 5:
+        elif kind == K_PICK:
+            if amount > tile or left + amount > CAPACITY:
                 reason = R_ILLEGAL
                 break
             water[square_at] = tile - amount
             left += amount
-        elif kind == 2:
-            if amount > left or tile + amount > 9:
+        elif kind == K_DROP:
+            if amount > left or tile + amount > TILE_LIMIT:
                 reason = R_ILLEGAL
                 break
             water[square_at] = tile + amount
             left -= amount
         else:
-            taken = min(5 - left, tile)
+            taken = min(CAPACITY - left, tile)
             water[square_at] = tile - taken
             left += taken
         visited[square_at] = 1
@@ -201,15 +217,15 @@ def replay(buf, start, end, final, tables, params, water, visited, state, digest
         carried = left
         turns += 1
         # route identity: +0 and -0 are both "no action"; fill stays fill (as the exact path)
-        action = kind * 16 + amount
-        if amount == 0 and kind != 3:
+        action = kind * CODE_KIND + amount
+        if amount == 0 and kind != K_FILL:
             action = 0
-        code = np.uint64((direction + 1) * 64 + (action & action_mask))
-        h1 = (h1 ^ code) * MIX1
-        h1 ^= h1 >> SHIFT1
-        h2 = (h2 + code) * MIX2
-        h2 ^= h2 >> SHIFT2
-        if fast and closing == 10:      # the separator the fast path consumed with the token
+        code = np.uint64((direction + 1) * CODE_DIRECTION + (action & action_mask))
+        h1 = (h1 ^ code) * ROUTE_MIX1
+        h1 ^= h1 >> ROUTE_SHIFT1
+        h2 = (h2 + code) * ROUTE_MIX2
+        h2 ^= h2 >> ROUTE_SHIFT2
+        if fast and closing == NEWLINE:      # the separator the fast path consumed with the token
             newlines += 1
             line_start = j
         i = j
@@ -241,11 +257,13 @@ def build_ahead_of_time(name: str, directory: str) -> None:
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from numba.pycc import CC
-        from numba.pycc import compiler as pycc_compiler
+        from numba.pycc import CC, compiler
+
+        # numba's compiler module, its Flags swapped for one build (Any: numba's own types forbid that)
+        pycc_compiler: Any = compiler
         plain_flags = pycc_compiler.Flags
 
-        def releasing_flags():
+        def releasing_flags() -> Any:
             # CC.export has no nogil option; its wrapper releases the GIL when the flags say so.
             # Released, the loop replays while the runner's thread reads the next chunk.
             flags = plain_flags()

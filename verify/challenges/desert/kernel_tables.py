@@ -1,4 +1,6 @@
-"""Notations compiled into the byte tables the replay kernel reads.
+"""What the replay kernel's two sides share: notations compiled into byte tables, and
+the layout of every array and code the compiled loop (:mod:`kernel_jit`) and its Python
+side (:mod:`kernel`) pass between them.
 
 The kernel knows one token shape: a direction byte, then either a sign byte and digits
 (``D+0``: the kernel itself reads ONE digit and leaves longer numbers to the exact parser),
@@ -9,6 +11,10 @@ core whose modifiers are at most one byte has this shape: the standard notation 
 several bytes) is not expressible: :func:`compile_notation` returns None and the judge
 reads it on the exact path only. The prefix of an attempt's moves is read by the exact
 path, before the kernel starts.
+
+This module imports no numba: :mod:`kernel_jit` takes its constants from here and from
+:mod:`.rules`, and the compiled module's name hashes those three sources (see
+``kernel.KERNEL_SOURCES``).
 """
 from __future__ import annotations
 
@@ -16,17 +22,61 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verify.challenges.desert.engine import DIRECTIONS, DROP, FILL, PICK
 from verify.challenges.desert.notation import MAP_ROW_CHARACTERS, Notation
+from verify.challenges.desert.rules import DIRECTIONS, DROP, FILL, PICK
 
-# action kinds as the kernel codes them (0 = none)
-KIND_CODES = {PICK: 1, DROP: 2, FILL: 3}
+# action kinds as the kernel codes them (0: none)
+K_PICK, K_DROP, K_FILL = 1, 2, 3
+KIND_CODES = {PICK: K_PICK, DROP: K_DROP, FILL: K_FILL}
+MAX_AMOUNT = 9          # the kernel reads one digit; a fixed amount above it is left to the exact path
 
-# keep in step with kernel_jit (not imported here: it imports numba)
-T_DIRECTION, T_SIGN, T_MODIFIER, T_MOD_AMOUNT, T_SKIP = range(5)
+# rows of the byte tables (passed flat: row r at offset 256 * r)
+T_DIRECTION = 0     # 1 + direction index (in DIRECTIONS order), 0: not a direction
+T_SIGN = 1          # action kind of a sign that ONE digit follows (pick or drop), else 0
+T_MODIFIER = 2      # action kind of a one-byte modifier, else 0
+T_MOD_AMOUNT = 3    # its amount
+T_SKIP = 4          # 1: a separator, skipped between tokens
 TABLE_ROWS = 5
-P_DEFAULT_KIND, P_DEFAULT_AMOUNT, P_ROUTE_SQUARES, P_WIDTH, P_HEIGHT, P_START, P_END = range(7)
+
+# params
+P_DEFAULT_KIND = 0      # action kind of a bare direction (0: a bare direction is not a token)
+P_DEFAULT_AMOUNT = 1
+P_ROUTE_SQUARES = 2     # 1: a route is the squares visited only (the directions)
+P_WIDTH = 3
+P_HEIGHT = 4
+P_START = 5             # flat index of S
+P_END = 6               # flat index of E
 PARAM_COUNT = 7
+
+# state, read and written by the loop
+S_POSITION = 0      # flat index of the traveller
+S_CARRIED = 1
+S_TURNS = 2         # turns played in this attempt
+S_DRAWN = 3         # net units taken from S (the engine's ``drawn``)
+S_STOP = 4          # offset of the first byte not consumed
+S_REASON = 5        # why it stopped (R_*)
+S_NEWLINES = 6      # newlines consumed by this call (the caller keeps line numbers without recounting)
+S_LINE_START = 7    # offset just after the last newline consumed, -1 if none
+STATE_COUNT = 8
+
+# why the loop stopped
+R_CHUNK_END = 0     # ran out of bytes (a cut token may be left)
+R_NOT_A_TOKEN = 1   # a byte that starts no token here, or an unusual token shape
+R_OFF_GRID = 2
+R_ILLEGAL = 3       # breaks a water rule: the exact engine says which
+R_DEATH = 4         # the dying turn IS played (a legal turn); nothing after it is
+R_WIN = 5
+REASONS = ("chunk end", "not a token", "off grid", "illegal", "death", "win")
+
+# route identity: a turn's code is (1 + direction index) * CODE_DIRECTION + its action,
+# the action being kind * CODE_KIND + amount (0 for +0 and -0, "no action"); a route is
+# two rolling 64-bit hashes of its codes (xor-multiply-shift, add-multiply-shift)
+CODE_DIRECTION = 64
+CODE_KIND = 16
+MIX1 = 0x9E3779B97F4A7C15
+MIX2 = 0xC2B2AE3D27D4EB4F
+SHIFT1 = 29
+SHIFT2 = 31
 DIGITS = frozenset(b"0123456789")
 
 
@@ -67,7 +117,7 @@ def compile_notation(notation: Notation) -> CompiledNotation | None:
         if code is None:
             return None
         if modifier == b"":
-            if amount is None or not 0 <= amount <= 9:
+            if amount is None or not 0 <= amount <= MAX_AMOUNT:
                 return None
             params[P_DEFAULT_KIND], params[P_DEFAULT_AMOUNT] = code, amount
             continue
@@ -79,7 +129,7 @@ def compile_notation(notation: Notation) -> CompiledNotation | None:
                 return None
             tables[T_SIGN, byte] = code
         else:
-            if not 0 <= amount <= 9 or not claim(byte, "modifier"):
+            if not 0 <= amount <= MAX_AMOUNT or not claim(byte, "modifier"):
                 return None
             tables[T_MODIFIER, byte] = code
             tables[T_MOD_AMOUNT, byte] = amount

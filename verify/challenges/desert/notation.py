@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import regex
 
-from verify.challenges.desert.engine import DIRECTIONS, DROP, FILL, PICK, Turn
+from verify.challenges.desert.engine import Turn
+from verify.challenges.desert.rules import DIRECTIONS, DROP, FILL, PICK
 from verify.errors import InputError
 from verify.files import read_entry_file, read_input
 
@@ -63,7 +65,7 @@ class ActionSpec:
     amount: int | None = None
 
     @classmethod
-    def parse(cls, text: str, where: str) -> "ActionSpec":
+    def parse(cls, text: str, where: str) -> ActionSpec:
         if text == "fill":
             return cls(FILL, 0)
         match = re.fullmatch(r"([+-])(n|\d)", text)
@@ -90,7 +92,7 @@ class Notation:
     prefix: str = ""
     pattern: str | None = None
     description: str = ""
-    _compiled: "Tokenizer | None" = field(default=None, compare=False, repr=False)
+    _compiled: Tokenizer | None = field(default=None, compare=False, repr=False)
 
     def __hash__(self) -> int:  # the tables are dicts: hash what they hold (options may be cached by value)
         return hash((self.name, tuple(self.directions.items()), tuple(self.actions.items()),
@@ -132,10 +134,12 @@ class Notation:
                      for m, s in self.actions.items()]
         return f"a turn in notation {self.name!r} (a direction {letters} then {' or '.join(modifiers)})"
 
-    def tokenizer(self) -> "Tokenizer":
-        if self._compiled is None:
-            object.__setattr__(self, "_compiled", Tokenizer(self))
-        return self._compiled  # type: ignore[return-value]
+    def tokenizer(self) -> Tokenizer:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = Tokenizer(self)
+            object.__setattr__(self, "_compiled", compiled)
+        return compiled
 
     def to_table(self) -> dict[str, Any]:
         table: dict[str, Any] = {
@@ -152,7 +156,7 @@ class Notation:
     # ---------------------------------------------------------- building one from a table
 
     @classmethod
-    def from_table(cls, name: str, table: Mapping[str, Any]) -> "Notation":
+    def from_table(cls, name: str, table: Mapping[str, Any]) -> Notation:
         """Build and check a notation from a TOML table (errors name the key at fault)."""
         known = {"directions", "actions", "separators", "prefix", "pattern", "description", "name"}
         for key in table:
@@ -209,17 +213,21 @@ class Notation:
                 raise NotationDefinitionError(where, "a modifier may not hold a separator character")
         if self.prefix and (self.prefix[0].encode() in [bytes([b]) for b in MAP_ROW_CHARACTERS]
                             or "\n" in self.prefix or len(self.prefix) > 8):
-            raise NotationDefinitionError("prefix", "at most 8 characters, no newline, not starting with a map character")
+            raise NotationDefinitionError("prefix",
+                                          "at most 8 characters, no newline, not starting with a map character")
         if self.pattern is None and self.numbers_follow:
             for modifier, spec in self.actions.items():
                 if spec.amount is None and not modifier:
-                    raise NotationDefinitionError(f"actions.{modifier!r}", "a number needs a non-empty modifier before it")
+                    raise NotationDefinitionError(f"actions.{modifier!r}",
+                                                  "a number needs a non-empty modifier before it")
 
 
 def _action_turn(direction: str, spec: ActionSpec, number: bytes | None) -> Turn:
     if spec.amount is not None:
         return Turn(direction, spec.kind, spec.amount)
-    return Turn(direction, spec.kind, int(number))  # type: ignore[arg-type]
+    if number is None:
+        raise ValueError(f"the action {spec} takes the number written after it")
+    return Turn(direction, spec.kind, int(number))
 
 
 class _TurnCache(dict):
@@ -252,12 +260,14 @@ class Tokenizer:
             alternatives = []
             for modifier in sorted(self._by_modifier, key=len, reverse=True):
                 spec = self._by_modifier[modifier]
-                alternatives.append(re.escape(modifier) + (rb"[0-9]{1,%d}" % MAX_DIGITS if spec.amount is None else b""))
+                number = rb"[0-9]{1,%d}" % MAX_DIGITS if spec.amount is None else b""
+                alternatives.append(re.escape(modifier) + number)
             token = letters + b"(?:" + b"|".join(alternatives) + b")"
-            self.token_re = re.compile(token)
-            self.cover_re = re.compile(b"(?:" + sep_class + b"*" + token + b")*" + sep_class + b"*")
+            # ``re`` patterns here; ``regex`` ones (an untyped module, run with a timeout) for a custom pattern
+            self.token_re: Any = re.compile(token)
+            self.cover_re: Any = re.compile(b"(?:" + sep_class + b"*" + token + b")*" + sep_class + b"*")
             self._timeout: float | None = None
-            self._groups = None
+            self._groups: Any = None
         else:
             try:
                 user = regex.compile(notation.pattern.encode("ascii"))
@@ -282,9 +292,9 @@ class Tokenizer:
             spec = self._by_modifier.get(rest)
             if spec is not None and spec.amount is not None:
                 return Turn(direction, spec.kind, spec.amount)
-            for modifier, spec in self._by_modifier.items():
-                if spec.amount is None and rest.startswith(modifier) and rest[len(modifier):].isdigit():
-                    return Turn(direction, spec.kind, int(rest[len(modifier):]))
+            for written, action in self._by_modifier.items():
+                if action.amount is None and rest.startswith(written) and rest[len(written):].isdigit():
+                    return Turn(direction, action.kind, int(rest[len(written):]))
             raise TokenError(0, _show(token), notation.expected())  # pragma: no cover - the pattern prevents it
         match = self._groups.fullmatch(token, timeout=self._timeout)
         letter = (match["dir"] or b"").decode("ascii", "replace") if match else ""
@@ -364,7 +374,7 @@ class Tokenizer:
 
     def token_offsets(self, text: bytes, pos: int, count: int) -> list[int]:
         """Offsets of the first ``count`` tokens from ``pos`` (slow path: to say where a refused turn was written)."""
-        offsets = []
+        offsets: list[int] = []
         finder = (self.token_re.finditer(text, pos) if self._timeout is None
                   else self.token_re.finditer(text, pos, timeout=self._timeout))
         for match in finder:
@@ -406,13 +416,6 @@ LRUD_XY = Notation.from_table("lrud-xy", {
 })
 
 NOTATIONS: dict[str, Notation] = {n.name: n for n in (STANDARD, LRUD_XY)}
-
-
-def named(name: str) -> Notation:
-    try:
-        return NOTATIONS[name]
-    except KeyError:
-        raise KeyError(f"unknown notation {name!r} (known: {', '.join(NOTATIONS)})") from None
 
 
 def resolve(spec: str | Mapping[str, Any], base: Path | None = None,

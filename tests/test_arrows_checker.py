@@ -1,12 +1,11 @@
 """The checker and the stream judge: the first error, named with numbers and cells."""
 import pytest
+from arrows_reference import PUZZLE_1, PUZZLE_2, SOLUTION_1, SOLUTION_2
 
 from verify.challenges.arrows.checker import check_solution, first_error
 from verify.challenges.arrows.judge import ArrowsJudge
 from verify.challenges.arrows.model import parse_text
 from verify.verdict import Status
-
-from arrows_reference import PUZZLE_1, PUZZLE_2, SOLUTION_1, SOLUTION_2
 
 P1 = PUZZLE_1.in_notation("english")
 S1 = SOLUTION_1.in_notation("english")

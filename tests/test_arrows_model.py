@@ -1,15 +1,13 @@
 """The puzzle model: every fact of the spec's reference data, parsing and writing."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from arrows_reference import PUZZLE_1, PUZZLE_1_CONTEST_TEXT, PUZZLE_2, SOLUTION_1, SOLUTION_2
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.challenges.arrows.checker import path_of
 from verify.challenges.arrows.generator import board_of_path, random_path
-from verify.challenges.arrows.model import (NO_ARROW, NOTATIONS, STEPS, Puzzle, parse_lists,
-                                            parse_puzzle, parse_text)
+from verify.challenges.arrows.model import NO_ARROW, NOTATIONS, STEPS, Puzzle, parse_lists, parse_puzzle, parse_text
 from verify.errors import InputError
-
-from arrows_reference import (PUZZLE_1, PUZZLE_1_CONTEST_TEXT, PUZZLE_2, SOLUTION_1,
-                              SOLUTION_2)
 
 
 def cells(puzzle, *coords):
@@ -155,7 +153,7 @@ def test_write_then_read_is_identity(rows, cols, seed, dutch, data):
     full = board_of_path(rows, cols, random_path(rows, cols, random.Random(seed)),
                          "dutch" if dutch else "english")
     keep = data.draw(st.lists(st.booleans(), min_size=full.size, max_size=full.size))
-    numbers = [n if k or n == full.size else 0 for n, k in zip(full.numbers, keep)]
+    numbers = [n if k or n == full.size else 0 for n, k in zip(full.numbers, keep, strict=True)]
     puzzle = full.with_numbers(numbers)
     assert parse_text(puzzle.to_text(), puzzle.notation) == puzzle
     assert parse_lists(puzzle.to_list_text(), puzzle.notation) == puzzle

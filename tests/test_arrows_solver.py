@@ -2,16 +2,15 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from arrows_reference import PUZZLE_1, PUZZLE_2, SOLUTION_1, SOLUTION_2
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.challenges.arrows.checker import check_solution
 from verify.challenges.arrows.generator import board_of_path, generate, random_path
 from verify.challenges.arrows.model import parse_text
 from verify.challenges.arrows.naive import naive_solutions
-from verify.challenges.arrows.solver import (SearchBudgetExceeded, SolveStats, count_solutions,
-                                             solutions, solve)
-
-from arrows_reference import PUZZLE_1, PUZZLE_2, SOLUTION_1, SOLUTION_2
+from verify.challenges.arrows.solver import SearchBudgetExceeded, SolveStats, count_solutions, solutions, solve
 
 
 def test_solver_returns_solution_1():
@@ -107,7 +106,7 @@ def test_a_generated_path_follows_queen_lines_through_every_cell():
 def test_every_solution_found_passes_the_checker_and_matches_the_naive_count(rows, cols, seed, data):
     full = board_of_path(rows, cols, random_path(rows, cols, random.Random(seed)))
     keep = data.draw(st.lists(st.booleans(), min_size=full.size, max_size=full.size))
-    numbers = [n if k or n in (1, full.size) else 0 for n, k in zip(full.numbers, keep)]
+    numbers = [n if k or n in (1, full.size) else 0 for n, k in zip(full.numbers, keep, strict=True)]
     puzzle = full.with_numbers(numbers)
     found = solutions(puzzle, 20)
     assert full in found or len(found) == 20
@@ -122,7 +121,7 @@ def test_every_solution_found_passes_the_checker_and_matches_the_naive_count(row
 def test_without_1_given_the_solver_counts_every_start(rows, cols, seed, data):
     full = board_of_path(rows, cols, random_path(rows, cols, random.Random(seed)))
     keep = data.draw(st.lists(st.booleans(), min_size=full.size, max_size=full.size))
-    numbers = [n if (k and n != 1) or n == full.size else 0 for n, k in zip(full.numbers, keep)]
+    numbers = [n if (k and n != 1) or n == full.size else 0 for n, k in zip(full.numbers, keep, strict=True)]
     puzzle = full.with_numbers(numbers)
     by_start = 0
     for cell in range(puzzle.size):

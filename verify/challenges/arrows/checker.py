@@ -7,7 +7,7 @@ number in 1..N, then every number exactly once, then each k+1 on k's ray
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from verify.challenges.arrows.model import NO_ARROW, Puzzle, direction_name
 

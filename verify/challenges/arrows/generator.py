@@ -107,7 +107,7 @@ def generate(rows: int, cols: int | None = None, seed: int = 0, notation: str = 
     size = solution.size
     answer = solution.numbers
     givens = [0] * size
-    for cell in (solution.cell_of(1), solution.last_cell):
+    for cell in (answer.index(1), solution.last_cell):
         givens[cell] = answer[cell]
     for cell in rng.sample(range(size), int(start_givens * size)):
         givens[cell] = answer[cell]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from verify.challenges.arrows.checker import first_error
-from verify.challenges.arrows.model import CELL_PATTERN, NOTATIONS, NO_ARROW, Puzzle
+from verify.challenges.arrows.model import CELL_PATTERN, NO_ARROW, NOTATIONS, Puzzle
 from verify.verdict import Status, Verdict
 
 MAX_BLANK_LINES = 1000  # tolerated, but an endless stream of them is garbage

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from verify.errors import InputError
 
@@ -83,9 +83,6 @@ class Puzzle:
     def cell(self, row: int, col: int) -> int:
         return row * self.cols + col
 
-    def coords(self, cell: int) -> tuple[int, int]:
-        return divmod(cell, self.cols)
-
     def where(self, cell: int) -> str:
         row, col = divmod(cell, self.cols)
         return f"({row},{col})"
@@ -129,10 +126,10 @@ class Puzzle:
         return [c for c in ray if self.numbers[c] == 0 and c not in used]
 
     # ----- derived boards -----
-    def with_numbers(self, numbers: Sequence[int]) -> "Puzzle":
+    def with_numbers(self, numbers: Sequence[int]) -> Puzzle:
         return Puzzle(self.rows, self.cols, self.arrows, tuple(numbers), self.notation)
 
-    def in_notation(self, notation: str) -> "Puzzle":
+    def in_notation(self, notation: str) -> Puzzle:
         if notation not in NOTATIONS:
             raise InputError(f"unknown arrow notation {notation!r} (known: english, dutch)")
         return Puzzle(self.rows, self.cols, self.arrows, self.numbers, notation)
@@ -261,7 +258,7 @@ def parse_text(text: str, notation: str | None = None, where: str = "puzzle") ->
     rows, cols = parse_size(lines[0], f"{where}: line 1")
     if len(lines) - 1 != rows:
         raise InputError(f"{where}: expected {rows} rows after the size line, got {len(lines) - 1}")
-    cells = []
+    cells: list[tuple[int, str, str]] = []
     for line_no in range(2, rows + 2):
         try:
             parsed = parse_row(lines[line_no - 1], cols, line_no)

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from verify.challenges.arrows.model import Puzzle
 from verify.challenges.arrows.solver import SearchBudgetExceeded
-
-
 
 
 def naive_solutions(puzzle: Puzzle, limit: int = 1, *, deadline: float | None = None,
@@ -80,8 +78,3 @@ def naive_solutions(puzzle: Puzzle, limit: int = 1, *, deadline: float | None = 
         sys.setrecursionlimit(size + 100)
     extend()
     return found
-
-
-def naive_solve(puzzle: Puzzle, **budget) -> Puzzle | None:
-    found = naive_solutions(puzzle, 1, **budget)
-    return found[0] if found else None

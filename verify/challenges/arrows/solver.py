@@ -129,10 +129,24 @@ def _shift(cells: int, shift: int, board: int) -> int:
 
 
 class _State:
+    """The chain so far (see the module text); sets of cells and of numbers are int bitsets."""
+
     __slots__ = ("nxt", "prv", "num", "cell_of", "used", "head_of", "tail_of", "length",
                  "open_heads", "open_tails", "links", "unnumbered")
+    nxt: list[int]          # the cell linked after each cell, -1 if none
+    prv: list[int]          # the cell linked before each cell, -1 if none
+    num: list[int]          # each cell's number, 0 if not known
+    cell_of: list[int]      # each number's cell, -1 if not placed
+    used: int               # the numbers placed
+    head_of: list[int]      # a segment's tail -> its head
+    tail_of: list[int]      # a segment's head -> its tail
+    length: list[int]       # a segment's head -> its length
+    open_heads: int         # the heads that may still be linked to
+    open_tails: int         # the tails that may still be linked from
+    links: int              # how many links are made (size - 1: solved)
+    unnumbered: int         # the cells with no number yet
 
-    def copy(self) -> "_State":
+    def copy(self) -> _State:
         other = _State.__new__(_State)
         other.nxt = self.nxt[:]
         other.prv = self.prv[:]
@@ -310,7 +324,8 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
             if previous:
                 layer = 1 << cell_of[previous]
                 for step in range(1, gap):
-                    layer = _one_step(layer, forward, open_tails, open_heads, nxt) & free_cells & layers_back[gap - step]
+                    layer = (_one_step(layer, forward, open_tails, open_heads, nxt) & free_cells
+                             & layers_back[gap - step])
                     if not layer:
                         raise _Contradiction
                     record(previous + step, layer)

@@ -1,6 +1,7 @@
 """The judge, failure by failure: each hand-made output triggers exactly one reason."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify import Status
 from verify.challenges.desert.judge import DesertJudge, judge_bytes

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -91,4 +92,4 @@ def test_output_doubles_with_distance(entry):
         verdict = judged(map_text, run(entry, map_text), fast=True)
         assert verdict.accepted
         turns.append(verdict.stats["total_turns"])
-    assert all(1.9 < later / earlier < 2.1 for earlier, later in zip(turns, turns[1:]))
+    assert all(1.9 < later / earlier < 2.1 for earlier, later in pairwise(turns))

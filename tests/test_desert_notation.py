@@ -2,8 +2,7 @@
 import pytest
 
 from verify.challenges.desert.engine import DROP, FILL, PICK, Turn
-from verify.challenges.desert.notation import (
-    LRUD_XY, NOTATIONS, STANDARD, NotationDefinitionError, TokenError, resolve)
+from verify.challenges.desert.notation import LRUD_XY, NOTATIONS, STANDARD, NotationDefinitionError, TokenError, resolve
 
 
 def test_standard_notation_is_whitespace_tolerant():

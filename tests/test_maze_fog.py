@@ -1,5 +1,6 @@
 """The solver's view: the spec's fog example and the reveal rule."""
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.challenges.maze.fog import FogOfWar
 from verify.challenges.maze.model import ANY_SIZE, Maze, parse_maze
@@ -19,7 +20,7 @@ def test_spec_example_with_the_documented_difference():
     fog.move_to((4, 1))
     view = fog.view().decode()
     assert view == RULE_VIEW
-    differences = [i for i, (a, b) in enumerate(zip(view, SPEC_VIEW)) if a != b]
+    differences = [i for i, (a, b) in enumerate(zip(view, SPEC_VIEW, strict=False)) if a != b]
     assert len(differences) == 1
     assert SPEC_VIEW.splitlines()[3][15] == "0" and view.splitlines()[3][15] == "?"
 

@@ -2,7 +2,8 @@
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.challenges.maze.generate import generate_maze
 from verify.challenges.maze.match import Match, Reply

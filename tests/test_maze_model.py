@@ -1,9 +1,11 @@
 """The maze format, validation and drawings, read like the spec's examples."""
-import pytest
-from hypothesis import given, settings, strategies as st
+from itertools import pairwise
 
-from verify.challenges.maze.model import (ANY_SIZE, Maze, MazeFormatError, manhattan, parse_maze,
-                                          wall_index)
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.challenges.maze.model import ANY_SIZE, Maze, MazeFormatError, manhattan, parse_maze, wall_index
 from verify.challenges.maze.render import draw
 from verify.errors import InputError
 
@@ -41,10 +43,10 @@ def test_spec_3x3_walls_are_where_the_picture_puts_them():
     # G   H | I
     maze = parse_maze(SPEC_3X3, ANY_SIZE)
     assert maze.to_text() == SPEC_3X3
-    A, B, C, D, E, F, G, H, I = [(r, c) for r in range(3) for c in range(3)]
-    walls = {(B, C), (D, E), (H, I), (B, E), (E, H)}
-    for a, b in [(A, B), (B, C), (D, E), (E, F), (G, H), (H, I), (A, D), (B, E), (C, F), (D, G), (E, H), (F, I)]:
-        assert maze.wall_between(a, b) == ((a, b) in walls), (a, b)
+    cell = {name: divmod(index, 3) for index, name in enumerate("ABCDEFGHI")}
+    walls = {"BC", "DE", "HI", "BE", "EH"}
+    for pair in ["AB", "BC", "DE", "EF", "GH", "HI", "AD", "BE", "CF", "DG", "EH", "FI"]:
+        assert maze.wall_between(cell[pair[0]], cell[pair[1]]) == (pair in walls), pair
     assert maze.wall_count == 5
 
 
@@ -68,7 +70,7 @@ def test_distances_walls_and_shortest_path():
     assert maze.score_denominator == 16
     path = maze.shortest_path()
     assert path[0] == (4, 2) and path[-1] == (0, 2) and len(path) - 1 == 14
-    for a, b in zip(path, path[1:]):
+    for a, b in pairwise(path):
         assert manhattan(a, b) == 1 and not maze.wall_between(a, b)
 
 

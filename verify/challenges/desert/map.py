@@ -40,7 +40,7 @@ class DesertMap:
     water: tuple[tuple[int, ...], ...]
 
     @classmethod
-    def parse(cls, text: str | bytes, source: str = "map", quote: bool = True) -> "DesertMap":
+    def parse(cls, text: str | bytes, source: str = "map", quote: bool = True) -> DesertMap:
         """Parse a map strictly: rectangular, one S, one E, only ``[SE1-9.]``, every line ending in ``\\n``.
 
         ``quote=False``: messages name the line and column of a wrong character but not the

@@ -29,9 +29,9 @@ class Violation:
     what: str
 
     def __str__(self) -> str:
-        if self.rule == "distance":
+        if self.rule == "distance" or self.tile is None:
             return self.what
-        row, col = self.tile  # type: ignore[misc]
+        row, col = self.tile
         return (f"tile ({row},{col}) holding {self.units}: square ({self.square[0]},{self.square[1]}) "
                 f"within its border of width {self.units} is {self.what}")
 

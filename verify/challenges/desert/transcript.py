@@ -18,7 +18,7 @@ from typing import Any
 
 from verify.challenges.desert.engine import FILL, Crossing, IllegalTurn, Outcome, Turn
 from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import STANDARD, MAP_ROW_CHARACTERS, Notation, TokenError
+from verify.challenges.desert.notation import MAP_ROW_CHARACTERS, STANDARD, Notation, TokenError
 
 ORDERS = ("moves-first", "map-first")
 DEATH_RULES = ("turns", "squares")
@@ -305,18 +305,20 @@ class Transcript:
             line, column = self._where(data, start, pos)
             raise AfterWin(f"output line {line}, column {column}: the output goes on after the winning "
                            f"attempt {self.winning_attempt}")
-        if self._game is None:
+        game = self._game
+        if game is None:
             if self._map_first:
                 line, column = self._where(data, start, pos)
                 raise Unreadable(line, column, "moves before any map (in order map-first each attempt "
                                  "begins with its final map)")
-            self._new_attempt()
-        return self._game  # type: ignore[return-value]
+            game = self._new_attempt()
+        return game
 
-    def _new_attempt(self) -> None:
-        self._game = Crossing(self.map, self.attempts + 1)
+    def _new_attempt(self) -> Crossing:
+        game = self._game = Crossing(self.map, self.attempts + 1)
         self._route = self._new_route()
         self._prefix_allowed = True
+        return game
 
     # ---------------------------------------------------------- maps
 
@@ -389,7 +391,7 @@ class Transcript:
             expected = printed
         else:
             expected = rendered.split(b"\n")[:-1]
-        for row, (want, got) in enumerate(zip(expected, printed)):
+        for row, (want, got) in enumerate(zip(expected, printed, strict=True)):
             if want != got:
                 col = next(c for c in range(len(want)) if want[c] != got[c])
                 raise WrongMap(f"attempt {game.attempt}: the final map (output line {line}) differs at "
@@ -440,7 +442,7 @@ class _RouteCodes(dict):
 def side_by_side(expected: list[bytes], printed: list[bytes], marked_row: int) -> str:
     width = max(len(expected[0]), len("expected"))
     lines = [f"{'expected':<{width}}   printed"]
-    for row, (want, got) in enumerate(zip(expected, printed)):
+    for row, (want, got) in enumerate(zip(expected, printed, strict=True)):
         mark = "  <- first difference" if row == marked_row else ""
         lines.append(f"{want.decode('latin-1'):<{width}}   {got.decode('latin-1')}{mark}")
     return "\n".join(lines)

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from verify.challenges.maze.model import Cell, Maze, format_cell
 
-UNKNOWN = ord("?")
-
 
 class FogOfWar:
     def __init__(self, maze: Maze):
@@ -57,7 +55,7 @@ class FogOfWar:
             moves = self.maze.moves_from(self.position)
             texts = [format_cell(m) for m in moves]
             tail = f"{format_cell(self.position)}\n{','.join(texts)}\n".encode()
-            entry = self._here[self.position] = (moves, tail, dict(zip(texts, moves)))
+            entry = self._here[self.position] = (moves, tail, dict(zip(texts, moves, strict=True)))
         return entry
 
     def _reveal(self, cell: Cell) -> None:

@@ -39,4 +39,5 @@ def generate_maze(size: int, seed: int) -> Maze:
 
 def _farthest(maze: Maze, origin: Cell) -> Cell:
     dist = maze.distances_from(origin)
-    return max(((r, c) for r in range(maze.size) for c in range(maze.size)), key=lambda cell: (dist[cell[0]][cell[1]], cell))
+    cells = ((r, c) for r in range(maze.size) for c in range(maze.size))
+    return max(cells, key=lambda cell: (dist[cell[0]][cell[1]], cell))

@@ -16,18 +16,18 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple, TextIO
+from typing import Any, NamedTuple, TextIO, TypeGuard
 
 from verify.challenges.maze.fog import FogOfWar
 from verify.challenges.maze.model import ANY_SIZE, Cell, Maze, MazeFormatError, parse_maze
 from verify.challenges.maze.render import draw
 from verify.errors import InputError, quoted
 from verify.files import input_stream
-from verify.sizes import size as size_text
 from verify.report_escape import one_line
-
+from verify.sizes import size as size_text
 
 # one encoder, built once: json.dumps with options builds a new one per call
 _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
@@ -52,7 +52,7 @@ class LogWriter:
             self._file.close()
             self._file = None
 
-    def __enter__(self) -> "LogWriter":
+    def __enter__(self) -> LogWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -167,7 +167,7 @@ def _maze_of(path: Path, number: int, text: Any) -> Maze:
         raise InputError(f"{path}: line {number}: bad maze record: {error}") from None
 
 
-def _is_cell(value: Any, size: int) -> bool:
+def _is_cell(value: Any, size: int) -> TypeGuard[list[int]]:
     return (isinstance(value, list) and len(value) == 2
             and all(isinstance(x, int) and 0 <= x < size for x in value))
 

@@ -155,7 +155,7 @@ def _parse_cell(text: str, line: int, n: int) -> Cell:
     parts = text.split()
     if len(parts) != 2:
         raise MazeFormatError(line, f"expected 'row column', got {text.strip()!r}")
-    r, c = (_parse_int(p, line, name) for p, name in zip(parts, ("row", "column")))
+    r, c = (_parse_int(p, line, name) for p, name in zip(parts, ("row", "column"), strict=True))
     if not (r < n and c < n):
         raise MazeFormatError(line, f"cell ({r},{c}) is outside the {n}x{n} maze (rows and columns 0..{n - 1})")
     return r, c
@@ -205,5 +205,6 @@ def parse_maze(text: str | bytes, sizes: range = CONTEST_SIZES, expected_size: i
         raise MazeFormatError(None, f"{len(lines)} lines; expected 5 (width, start, end, horizontal, vertical)")
     maze = Maze(n, start, end, horizontal, vertical)
     if maze.distances_from(start)[end[0]][end[1]] < 0:
-        raise MazeFormatError(None, f"the end ({end[0]},{end[1]}) cannot be reached from the start ({start[0]},{start[1]})")
+        raise MazeFormatError(None, f"the end ({end[0]},{end[1]}) cannot be reached "
+                                    f"from the start ({start[0]},{start[1]})")
     return maze

@@ -42,6 +42,10 @@ def _builtin_loader(name: str) -> Callable[[], Contest]:
     return lambda: importlib.import_module(f"{__name__}.{name}").CHALLENGE
 
 
+def _loaded_already(contest: Contest) -> Callable[[], Contest]:
+    return lambda: contest
+
+
 def _load_folder(folder: Path) -> Contest:
     """The contest of a package folder (its ``__init__.py`` exposes ``CHALLENGE``)."""
     module_name = f"verify_contest_{re.sub(r'[^A-Za-z0-9_]', '_', folder.name)}"
@@ -95,7 +99,7 @@ def _discover() -> dict[str, Callable[[], Contest]]:
     variable = [Path(p) for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]
     for folder in _contest_folders([*_paths, *variable]):
         contest = _load_folder(folder)
-        add_loader(contest.name, f"the folder {str(folder)!r}", lambda contest=contest: contest)
+        add_loader(contest.name, f"the folder {str(folder)!r}", _loaded_already(contest))
     return loaders
 
 

@@ -1,11 +1,13 @@
-"""Desert commands: ``verify judge desert``, ``verify desert nontrivial``, ``verify desert notations``."""
+"""Desert commands: ``verify judge desert``, ``gen desert``, ``desert nontrivial``, ``desert notations``."""
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
+from verify.challenges.desert.generate import generate
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import MAX_MAP_BYTES, DesertMap
 from verify.challenges.desert.nontrivial import MAX_VIOLATIONS, violations
@@ -97,3 +99,24 @@ def notations(output_format: str) -> None:
         click.echo(f"{name}: {notation.description}")
         click.echo(f"    directions {''.join(notation.directions)}; actions {actions}; "
                    f"separators {notation.separators!r}; prefix {notation.prefix!r}")
+
+
+@click.command("desert")
+@click.option("--seed", type=int, required=True, help="Recorded in testcases/desert/README.md.")
+@click.option("--width", type=click.IntRange(1, 200), default=12, show_default=True)
+@click.option("--height", type=click.IntRange(1, 200), default=8, show_default=True)
+@click.option("--density", type=click.FloatRange(0, 1), default=0.2, show_default=True,
+              help="Chance that a square holds water.")
+@click.option("--min-distance", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--max-distance", type=click.IntRange(1), default=None,
+              help="Bound S-E (Manhattan): the cost of a crossing grows about 5/3 per square.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the map here (default: standard output).")
+def gen_desert(seed: int, width: int, height: int, density: float, min_distance: int,
+               max_distance: int | None, output: Path | None) -> None:
+    """Generate a random desert map from a seed."""
+    text = generate(seed, width, height, density, max_distance, min_distance).text()
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text)

@@ -39,7 +39,7 @@ class DesertChallenge(Contest):
     title = "Desert crossing"
     scoring = Scoring.BYTES
     judge_beside_run = True     # the compiled replay releases the GIL: it runs beside the entry
-    commands = {"judge": "verify.cli.desert:judge_desert", "gen": "verify.challenges.desert.generate:gen_desert",
+    commands = {"judge": "verify.cli.desert:judge_desert", "gen": "verify.cli.desert:gen_desert",
                 "": "verify.cli.desert:desert_group"}
 
     def testcases(self, root: Path) -> list[TestCase]:

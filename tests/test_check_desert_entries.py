@@ -1,4 +1,4 @@
-"""The desert entries written for issue 3 pass every test case and their demo maps
+"""The desert entries pass every test case and their demo maps
 (through the real pipeline: entry.toml, runner, sandbox, the desert judge)."""
 from pathlib import Path
 

@@ -267,8 +267,8 @@ def test_good_links_pass(tmp_path, doc):
 @pytest.mark.parametrize("heading, expected", [
     ("Inputs the judge reads", "inputs-the-judge-reads"),
     ("`verify check ENTRY...`", "verify-check-entry"),
-    ("Maze controller and fog (issue 4)", "maze-controller-and-fog-issue-4"),
-    ("The judge beside the run (2026-12-01 05:00-05:22 UTC)", "the-judge-beside-the-run-2026-12-01-0500-0522-utc"),
+    ("Maze matches and fog (per step)", "maze-matches-and-fog-per-step"),
+    ("Runs 05:00-05:22 UTC (load 2.1)", "runs-0500-0522-utc-load-21"),
     ("Entries: entry.toml, languages, `verify check`, `verify rank`, scores",
      "entries-entrytoml-languages-verify-check-verify-rank-scores"),
     ("snake_case and [a link](x.md)", "snake_case-and-a-link"),

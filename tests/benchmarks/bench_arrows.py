@@ -12,7 +12,7 @@ every puzzle finished). For the big size (20x20 by default) generation starts
 from half the cells given and then removes givens while the puzzle stays
 unique and within the search budget (--big-minimize 0 skips that removal).
 
-For scale (issue 5): Simon Tatham's C solver solves 10x10 in about 0.4 ms,
+For scale: Simon Tatham's C solver solves 10x10 in about 0.4 ms,
 20x20 in about 3 ms, and generates a unique 10x10 in about 11 ms.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Benchmark of desert judging at scale (issue 6): the compiled replay kernel on big outputs.
+"""Benchmark of desert judging at scale: the compiled replay kernel on big outputs.
 
 Builds the recursive-caching C entry (submissions/desert/recursive-c: its output doubles
 with every square of S-E distance) and judges its output on straight one-row maps with S

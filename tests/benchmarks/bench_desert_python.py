@@ -2,7 +2,7 @@
 
 Run: python tests/benchmarks/bench_desert_python.py
 Prints turns per second per stage (best of 3); no assertion. The judge runs with
-``fast=False`` so that the compiled kernel of issue 6 stays out of the figures.
+``fast=False`` so that the compiled kernel stays out of the figures.
 """
 from __future__ import annotations
 

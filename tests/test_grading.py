@@ -158,3 +158,15 @@ def test_an_interactive_task_plays_its_match_and_a_crashing_match_is_a_judge_err
     assert (result.entry, result.case, result.verdict.message) == ("maze/x", "walk", "HI")
     broken = grade_interactive(runner, InteractiveTask("walk", PROGRAM, lambda ask: 1 / 0, False, LIMITS, 1.0))
     assert broken.verdict.status is Status.JUDGE_ERROR and "ZeroDivisionError" in broken.verdict.message
+
+
+def test_the_bubblewrap_and_rlimits_runners_give_the_same_verdict(tmp_path):
+    from verify.grading import bubblewrap_runner, rlimits_runner
+    source = tmp_path / "prog.py"
+    source.write_text("print('ok')\n")
+    task = BatchTask("case", Program("python", source), b"", Expect)
+    sandboxed, limited = bubblewrap_runner(), rlimits_runner()
+    assert sandboxed.isolation.startswith("bubblewrap") and limited.isolation.startswith("no sandbox")
+    for runner in (sandboxed, limited):
+        result = grade_batch(runner, task, Limits(wall_time=10, cpu_time=10))
+        assert result.verdict.accepted and result.isolation == runner.isolation, result.verdict

@@ -98,15 +98,19 @@ def _add_contest_paths(ctx: click.Context, parameter: click.Parameter, value: tu
         challenges.add_contest_path(Path(folder))
 
 
-@click.group(cls=MainGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=MainGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="verify")
 @click.option("--contest-path", multiple=True, metavar="DIR", expose_value=False, is_eager=True,
               callback=_add_contest_paths,
               help="Also load contests from DIR (a contest package, or a folder of them); repeatable. "
                    "Also: $VERIFY_CONTEST_PATH.")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Judge programming-puzzle contest entries: run them safely, replay their
     output against the rules, give exact verdicts, rank them."""
+    if ctx.invoked_subcommand is None:      # plain `verify`: the help, and success
+        click.echo(ctx.get_help())
+        ctx.exit(0)
 
 
 def run() -> None:

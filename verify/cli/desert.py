@@ -58,12 +58,17 @@ def desert_group() -> None:
     """Desert crossing tools: demo maps, notations."""
 
 
+SHOWN = 10     # violations the table lists without --all
+
+
 @desert_group.command("nontrivial")
 @click.argument("map_path", metavar="MAP")
+@click.option("--all", "show_all", is_flag=True,
+              help=f"List every violation (up to {MAX_VIOLATIONS}), not only the first {SHOWN}.")
 @format_option("table", "json")
-def nontrivial(map_path: str, output_format: str) -> None:
+def nontrivial(map_path: str, show_all: bool, output_format: str) -> None:
     """Check that a desert demo MAP is non-trivial (exit 0), else list the violations (exit 1;
-    the first 1000 when there are more)."""
+    the table shows the first 10 unless --all; JSON lists the first 1000)."""
     desert = read_map(map_path)
     found = violations(desert, limit=MAX_VIOLATIONS + 1)
     more = len(found) > MAX_VIOLATIONS
@@ -74,11 +79,17 @@ def nontrivial(map_path: str, output_format: str) -> None:
             {"rule": v.rule, "tile": v.tile, "units": v.units, "square": v.square, "what": v.what,
              "message": str(v)} for v in found]}, indent=2))
     elif found:
-        count = f"more than {len(found)} violations, the first {len(found)} listed" if more else \
+        count = f"more than {len(found)} violations" if more else \
             f"{len(found)} violation{'s' if len(found) != 1 else ''}"
+        shown = found if show_all else found[:SHOWN]
         click.echo(f"{one_line(map_path)}: trivial ({count})")
-        for violation in found:
+        for violation in shown:
             click.echo(f"  {violation}")
+        hidden = len(found) - len(shown)
+        if hidden:
+            click.echo(f"  ... and {'more than ' if more else ''}{hidden} more (--all to list them)")
+        elif more:
+            click.echo(f"  ... and more (only the first {MAX_VIOLATIONS} are listed)")
     else:
         click.echo(f"{one_line(map_path)}: non-trivial (S and E {desert.distance} moves apart, every border clear)")
     sys.exit(1 if found else 0)

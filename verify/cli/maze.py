@@ -35,6 +35,12 @@ def _size_range(text: str) -> range:
     return range(lo, hi + 1)
 
 
+def default_log_dir() -> Path:
+    """Where a tournament writes its match logs without --logs: in the cache, never the current folder."""
+    from verify.runner.paths import maze_logs_root
+    return maze_logs_root() / datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+
+
 @click.command("maze")
 @click.argument("entries", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--sizes", default=DEFAULT_SIZES, show_default=True, help="Maze sizes, comma-separated.")
@@ -43,7 +49,8 @@ def _size_range(text: str) -> range:
 @click.option("-j", "--jobs", default=2, show_default=True, type=click.IntRange(1, 64), help="Runs in parallel.")
 @format_option("table", "markdown", "json")
 @click.option("--logs", type=click.Path(path_type=Path), default=None,
-              help="Folder for the match logs [default: maze-logs/<UTC time>].")
+              help="Folder for the match logs [default: the cache's maze-logs/<UTC time>; "
+                   "`verify cache prune` removes old ones].")
 @click.option("--step-timeout", default=2.0, show_default=True, type=click.FloatRange(0.01),
               help="Seconds a solver may take per step.")
 @click.option("--patience", default=None, type=click.IntRange(0),
@@ -79,7 +86,7 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
             raise VerifyError(f"{entry.label}: a {entry.challenge.name} entry, not a maze entry")
         contestants.append(Contestant(entry.name, entry.options))
     limits = MazeLimits(step_timeout=step_timeout, sizes=_size_range(size_range))
-    log_dir = logs or Path("maze-logs") / datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    log_dir = logs or default_log_dir()
     progress = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
     result = run_tournament(Grader(runner), contestants, _int_list("--sizes", sizes), _int_list("--seeds", seeds),
                             jobs=jobs,

@@ -18,6 +18,11 @@ def cache_root() -> Path:
     return Path(base) / "verify"
 
 
+def maze_logs_root() -> Path:
+    """Where ``verify koth maze`` keeps its match logs when not given ``--logs``: one folder per run."""
+    return cache_root() / "maze-logs"
+
+
 def default_temp_root() -> Path:
     """Where runs get their private folder: $VERIFY_TMPDIR, else /dev/shm (a tmpfs: creating
     and removing a folder per run there costs a fraction of what it costs on a disk),

@@ -46,7 +46,8 @@ def grade(run: FakeRun, strict: bool = False, judge=Expect) -> Verdict:
     (FakeRun(b"o", limit="time", wall_time=2.0), Status.TIME_LIMIT, "still running after 2 s (wall time)"),
     (FakeRun(b"o", limit="time", wall_time=1.2), Status.TIME_LIMIT, "used more than 1 s of CPU time"),
     (FakeRun(b"", limit="memory", peak_memory=70 << 20), Status.MEMORY_LIMIT,
-     "needed more than 64 MiB of memory (peak 70 MiB)"),
+     "the memory limit (64 MiB) stopped it: the kernel refused or reclaimed memory beyond it"
+     " (largest sample seen 70 MiB)"),
     (FakeRun(b"", limit="processes", stderr="fork: retry\nno more"), Status.RUNTIME_ERROR,
      "hit the process limit (8 processes): no more"),
     (FakeRun(b"ok\n", signal=signal.SIGSEGV, stderr="core"), Status.RUNTIME_ERROR, "killed by SIGSEGV: core"),

@@ -60,8 +60,11 @@ def limit_verdict(result: RunResult, limits: Limits) -> Verdict | None:
             return Verdict(Status.TIME_LIMIT, f"still running after {limits.wall_time:g} s (wall time)")
         return Verdict(Status.TIME_LIMIT, f"used more than {limits.cpu_time:g} s of CPU time")
     if result.limit == "memory":
-        return Verdict(Status.MEMORY_LIMIT, f"needed more than {size(limits.memory)} of memory"
-                       f" (peak {size(result.peak_memory)})", tail)
+        # The kernel's counter says the limit stopped it; the peak is only the largest sample
+        # taken, which can be far below the limit when one allocation was refused or reclaimed.
+        seen = f" (largest sample seen {size(result.peak_memory)})" if result.peak_memory else ""
+        return Verdict(Status.MEMORY_LIMIT, f"the memory limit ({size(limits.memory)}) stopped it: "
+                       f"the kernel refused or reclaimed memory beyond it{seen}", tail)
     if result.limit == "processes":
         return Verdict(Status.RUNTIME_ERROR, f"hit the process limit ({limits.processes} processes)"
                        + last_line(tail), tail)

@@ -46,7 +46,7 @@ def _matrix_rows(result: TournamentResult, cell: Callable[[str], str]) -> tuple[
 
 def _intro(result: TournamentResult) -> str:
     return (f"sizes {', '.join(map(str, result.sizes))}; seeds {', '.join(map(str, result.seeds))}; "
-            f"{len(result.matches)} matches")
+            f"{len(result.matches)} {'match' if len(result.matches) == 1 else 'matches'}")
 
 
 def render_table(result: TournamentResult) -> str:

@@ -211,7 +211,7 @@ def test_rank_of_a_contest_without_entries(contest):
     root, _ = contest
     (root / "submissions").mkdir()
     result = run_cli("rank", "echo", "--submissions", str(root / "submissions"))
-    assert result.exit_code == 0 and "(no entries)" in result.output
+    assert result.exit_code == 1 and "(no entries)" in result.output     # nothing ranked: a failure for CI
 
 
 def test_a_judge_that_cannot_even_start_is_a_judge_error(contest, monkeypatch):

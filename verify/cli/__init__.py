@@ -24,6 +24,7 @@ CORE_COMMANDS = {
     "rank": "verify.cli.rank:rank",
     "langs": "verify.cli.langs:langs",
     "speed": "verify.cli.speed:speed",
+    "results": "verify.cli.results:results",
 }
 CONTEST_GROUPS = {
     "judge": "Judge a saved output offline (no program is run).",

@@ -8,26 +8,57 @@ from typing import Any
 import click
 
 from verify.cli.options import format_option, limit_options, make_limits, runner_option
-from verify.commands.check import check as run_check
+
+REPORT_FORMATS = ("table", "json", "junit", "markdown")
+
+
+def _writes(context: click.Context, parameter: click.Parameter, values: tuple[str, ...]) -> list[tuple[str, Path]]:
+    pairs = []
+    for value in values:
+        fmt, sep, path = value.partition("=")
+        if not sep or fmt not in REPORT_FORMATS or not path:
+            raise click.BadParameter(f"expected FORMAT=PATH with FORMAT one of {', '.join(REPORT_FORMATS)}, "
+                                     f"not {value!r}", context, parameter)
+        pairs.append((fmt, Path(path)))
+    return pairs
 
 
 @click.command()
-@click.argument("entries", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("entries", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Runs at the same time (default: the number of cores).")
-@format_option("table", "json", "junit", "markdown")
+@format_option(*REPORT_FORMATS)
+@click.option("--write", "writes", multiple=True, metavar="FORMAT=PATH", callback=_writes,
+              help="Also write the report in FORMAT to PATH (repeatable), e.g. junit=report.xml.")
 @click.option("--testcases", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Folder of test cases (default: testcases/<challenge>).")
 @click.option("--case", "cases", multiple=True, metavar="PATTERN",
               help="Only the cases whose name matches (shell pattern, e.g. 'one-row-*'; repeatable).")
+@click.option("--changed-since", metavar="REF",
+              help="Only the entries whose folder, or whose contest's test cases, changed since the git REF "
+                   "(its merge base with HEAD); without ENTRY, among every entry under ./submissions.")
+@click.option("--results-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Also keep each whole check in DIR, for `verify results merge` and `verify rank --results`.")
 @limit_options
 @runner_option
-def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, testcases: Path | None,
-          cases: tuple[str, ...], runner: Any, **limits: Any) -> None:
+def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, writes: list[tuple[str, Path]],
+          testcases: Path | None, cases: tuple[str, ...], changed_since: str | None, results_dir: Path | None,
+          runner: Any, **limits: Any) -> None:
     """Run each ENTRY (an entry folder) on its contest's test cases and its own demo.
 
     Exit code 0 when every case of every entry is accepted, 1 otherwise."""
-    report, code = run_check(runner, entries, jobs=jobs, fmt=output_format, testcases=testcases,
-                             limits=make_limits(**limits), cases=cases)
+    from verify.commands.check import changed_entries
+    from verify.commands.check import check as run_check
+
+    selected: list[Path] = list(entries)
+    if changed_since is not None:
+        selected = changed_entries(selected, changed_since)
+        if not selected:
+            click.echo(f"no entry changed since {changed_since}")
+            sys.exit(0)
+    elif not selected:
+        raise click.UsageError("give ENTRY folders (or --changed-since REF)")
+    report, code = run_check(runner, selected, jobs=jobs, fmt=output_format, testcases=testcases,
+                             limits=make_limits(**limits), cases=cases, writes=writes, results_dir=results_dir)
     click.echo(report)
     sys.exit(code)

@@ -43,7 +43,7 @@ def limit_options(function: F) -> F:
                      help="CPU-time limit per run, seconds (default: the wall-time limit)."),
         click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=DEFAULT.memory >> 20,
                      show_default=True, help="Memory limit per run, MiB."),
-        click.option("--output", "output_mb", type=click.IntRange(min=1), default=DEFAULT.output >> 20,
+        click.option("--output-limit", "output_mb", type=click.IntRange(min=1), default=DEFAULT.output >> 20,
                      show_default=True, help="Stdout limit per run, MiB."),
         click.option("--processes", type=click.IntRange(min=1), default=DEFAULT.processes, show_default=True,
                      help="Process limit per run."),

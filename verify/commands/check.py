@@ -5,8 +5,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from verify.commands.cache import ResultCache, check_key
+from verify.commands.changes import changed_files, repository_root, touched
 from verify.commands.jobs import EntryCheck, load_checks, run_checks
 from verify.commands.progress import Progress
+from verify.entries import find_entries
 from verify.grading import Runner
 from verify.reports.checks import check_report
 from verify.runner import Limits, cache_root
@@ -25,15 +27,30 @@ def run_with_progress(runner: Runner, checks: list[EntryCheck], limits: Limits,
         progress.close()
 
 
+def changed_entries(paths: Sequence[Path], ref: str) -> list[Path]:
+    """The entries among ``paths`` (none: every entry under ./submissions) that a change since
+    ``ref`` touched (:mod:`verify.commands.changes`)."""
+    candidates = list(paths) or find_entries(Path("submissions"))
+    changed = changed_files(repository_root(Path.cwd()), ref)
+    return [path for path in candidates if touched(Path(path), changed)]
+
+
 def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, testcases: Path | None,
-          limits: Limits, cases: Sequence[str] = ()) -> tuple[str, int]:
-    """The report, and the exit code: 0 when every case of every entry is accepted."""
+          limits: Limits, cases: Sequence[str] = (), writes: Sequence[tuple[str, Path]] = (),
+          results_dir: Path | None = None) -> tuple[str, int]:
+    """The report, and the exit code: 0 when every case of every entry is accepted.
+
+    ``writes``: (format, path) pairs, more reports written to files. ``results_dir``: each
+    whole check is also stored there (a shard for ``verify results merge`` / ``rank --results``)."""
     checks = load_checks(paths, testcases, cases)
     run_with_progress(runner, checks, limits, jobs)
     if not cases:                  # a whole check is what `verify rank` needs: keep it for rank
-        cache = results_cache()
+        stores = [results_cache()] + ([ResultCache(results_dir)] if results_dir is not None else [])
         for entry_check in checks:
             key = check_key(entry_check, limits, runner.isolation)
             if key is not None:
-                cache.store(key, entry_check)
+                for store in stores:
+                    store.store(key, entry_check)
+    for write_format, path in writes:
+        path.write_text(check_report(checks, write_format) + "\n")
     return check_report(checks, fmt), 0 if checks and all(c.passed for c in checks) else 1

@@ -19,3 +19,16 @@ def first_added(folder: Path) -> int | None:
         return None
     stamps = [int(line) for line in out.stdout.split() if line.isdigit()]
     return min(stamps) if out.returncode == 0 and stamps else None
+
+
+def shallow_notice(folder: Path) -> str | None:
+    """One line when ``folder`` is in a shallow git clone: ties cannot go to the earlier entry."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=folder, capture_output=True,
+                             text=True, timeout=10, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode == 0 and out.stdout.strip() == "true":
+        return ("the clone is shallow: ties cannot go to the entry added first, they go by name "
+                "(fetch the whole history, e.g. actions/checkout with fetch-depth: 0)")
+    return None

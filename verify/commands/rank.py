@@ -1,11 +1,12 @@
 """``verify rank``: the code-golf leaderboards, from cached checks where nothing changed."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from verify import challenges
 from verify.challenges.contract import Scoring
-from verify.commands.cache import check_key
+from verify.commands.cache import ResultCache, check_key
 from verify.commands.check import results_cache, run_with_progress
 from verify.commands.history import first_added
 from verify.commands.jobs import EntryCheck, load_checks
@@ -26,35 +27,53 @@ def code_golf_contests(challenge: str | None) -> list[str]:
     return [challenge]
 
 
+@dataclass
+class Leaderboards:
+    """The report of every contest ranked, and whether any entry is ranked at all."""
+
+    report: str
+    ranked: int
+
+
 def rank(runner: Runner, challenge: str | None, *, submissions: Path, testcases: Path | None, jobs: int | None,
-         fmt: str, fresh: bool, limits: Limits) -> str:
+         fmt: str, fresh: bool, limits: Limits, results: Path | None = None) -> Leaderboards:
+    """``results``: rank from the checks stored in that folder (``verify check --results-dir``,
+    ``verify results merge``) and run nothing; an entry without a current result there is not ranked."""
     language_names = {key: lang.name for key, lang in languages().items()}
-    return "\n\n".join(
-        rank_report(name, leaderboard(runner, name, submissions, testcases, jobs, fresh, limits), fmt, language_names)
-        for name in code_golf_contests(challenge))
+    reports, ranked = [], 0
+    for name in code_golf_contests(challenge):
+        standings = leaderboard(runner, name, submissions, testcases, jobs, fresh, limits, results)
+        ranked += sum(1 for s in standings if s.rank is not None)
+        reports.append(rank_report(name, standings, fmt, language_names))
+    return Leaderboards("\n\n".join(reports), ranked)
 
 
 def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Path | None, jobs: int | None,
-                fresh: bool, limits: Limits) -> list[Standing]:
+                fresh: bool, limits: Limits, results: Path | None = None) -> list[Standing]:
     """Check (or reuse the cached check of) every entry of `challenge`, then rank them.
-    An unchanged entry is not run again (see :mod:`verify.commands.cache`); --fresh runs all."""
+    An unchanged entry is not run again (see :mod:`verify.commands.cache`); --fresh runs all;
+    with ``results`` nothing runs: the checks come from that folder."""
     checks = load_checks(find_entries(submissions, challenge), testcases)
-    cache = results_cache()
+    cache = ResultCache(results) if results is not None else results_cache()
     keys = {id(c): check_key(c, limits, runner.isolation) for c in checks}
     outcomes: dict[int, CheckResult] = {}
     for check in checks:
         key = keys[id(check)]
-        hit = None if fresh or key is None else cache.load(key)
+        hit = None if (fresh and results is None) or key is None else cache.load(key)
         if hit is not None and hit.label == check.label:
             outcomes[id(check)] = hit
-    run_with_progress(runner, [c for c in checks if id(c) not in outcomes], limits, jobs)
+        elif results is not None and check.error is None:
+            outcomes[id(check)] = CheckResult(check.label, error=f"no result in {results} for the entry as it is "
+                                              "(not checked with these limits and isolation, or changed since)")
+    if results is None:
+        run_with_progress(runner, [c for c in checks if id(c) not in outcomes], limits, jobs)
     standings = []
     for check in checks:
         outcome = outcomes.get(id(check))
         if outcome is None:
             outcome = check
             key = keys[id(check)]
-            if key is not None:
+            if key is not None and results is None:
                 cache.store(key, check)
         standings.append(_standing(check, outcome))
     return rank_standings(standings)

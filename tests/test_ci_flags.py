@@ -1,0 +1,138 @@
+"""What CI on a submissions repository uses: --changed-since, --write, shards merged and ranked,
+the leaderboard file and its staleness check, the shallow-clone notice."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from click.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
+import echo_challenge  # noqa: E402
+from echo_challenge import write_cases, write_entry  # noqa: E402
+
+from verify.cli import main  # noqa: E402
+
+CAT = "import sys\nsys.stdout.write(sys.stdin.read())\n"
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.org"}
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True,
+                          env={**os.environ, **GIT_ENV}).stdout
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """A submissions repository: two echo entries and their cases, committed on main."""
+    echo_challenge.install(monkeypatch)
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "contest"
+    write_cases(root / "testcases" / "echo", {"one": (b"1\n", b"1\n"), "two": (b"2 2\n", b"2 2\n")})
+    write_entry(root / "submissions" / "echo" / "cat", "cat.py", CAT)
+    write_entry(root / "submissions" / "echo" / "copy", "copy.py", CAT + "# a longer copy\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "two entries")
+    monkeypatch.chdir(root)
+    return root
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def checked(result) -> list[str]:
+    return [entry["entry"] for entry in json.loads(result.output)["entries"]]
+
+
+def test_changed_since_checks_only_the_entries_a_branch_touched(repo):
+    git(repo, "checkout", "-q", "-b", "change")
+    (repo / "submissions" / "echo" / "copy" / "copy.py").write_text(CAT + "# changed\n")
+    git(repo, "commit", "-q", "-am", "change copy")
+    result = run("check", "--changed-since", "main", "--format", "json")
+    assert result.exit_code == 0 and checked(result) == ["echo/copy"]
+    (repo / "testcases" / "echo" / "three.in").write_bytes(b"3\n")       # uncommitted and untracked count too
+    (repo / "testcases" / "echo" / "three.out").write_bytes(b"3\n")
+    assert checked(run("check", "--changed-since", "main", "--format", "json")) == ["echo/cat", "echo/copy"]
+
+
+def test_changed_since_with_nothing_changed_says_so(repo):
+    result = run("check", "--changed-since", "main")
+    assert result.exit_code == 0 and result.output == "no entry changed since main\n"
+
+
+def test_changed_since_an_unknown_ref_or_a_shallow_clone_is_one_line(repo, tmp_path):
+    done = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "check", "--changed-since",
+                           "nowhere"], cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr == "verify: error: --changed-since: unknown git ref 'nowhere'\n"
+    git(repo, "commit", "-q", "--allow-empty", "-m", "second")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)], check=True)
+    done = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "check", "--changed-since",
+                           "HEAD~1"], cwd=shallow, capture_output=True, text=True)
+    assert done.returncode == 2 and "the clone is shallow" in done.stderr and done.stderr.count("\n") == 1
+    notice = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "rank", "echo",
+                             "--results", str(tmp_path)], cwd=shallow, capture_output=True, text=True)
+    assert "the clone is shallow: ties cannot go to the entry added first" in notice.stderr
+
+
+def test_reports_written_to_files_beside_the_printed_one(repo, tmp_path):
+    junit, markdown = tmp_path / "report.xml", tmp_path / "summary.md"
+    result = run("check", "submissions/echo/cat", "--write", f"junit={junit}", "--write", f"markdown={markdown}")
+    assert result.exit_code == 0
+    assert ElementTree.parse(junit).getroot().find("testsuite").get("name") == "echo/cat"
+    assert "| echo/cat" in markdown.read_text() and "entry" in result.output
+    bad = run("check", "submissions/echo/cat", "--write", "pdf=x.pdf")
+    assert bad.exit_code == 2 and "expected FORMAT=PATH" in bad.output
+
+
+def test_shards_merge_and_rank_without_running_anything(repo, tmp_path, monkeypatch):
+    run("check", "submissions/echo/cat", "--results-dir", str(tmp_path / "shard-1"))
+    run("check", "submissions/echo/copy", "--results-dir", str(tmp_path / "shard-2"))
+    merged = run("results", "merge", str(tmp_path / "shard-1"), str(tmp_path / "shard-2"),
+                 "--into", str(tmp_path / "all"))
+    assert merged.exit_code == 0 and merged.output == f"2 check results in {tmp_path / 'all'}\n"
+    import verify.commands.rank
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("rank --results must run nothing")
+
+    monkeypatch.setattr(verify.commands.rank, "run_with_progress", refuse)
+    ranked = run("rank", "echo", "--results", str(tmp_path / "all"), "--format", "json")
+    standings = json.loads(ranked.output)["standings"]
+    assert ranked.exit_code == 0 and [(s["rank"], s["entry"]) for s in standings] == [(1, "echo/cat"), (2, "echo/copy")]
+    only_one = run("rank", "echo", "--results", str(tmp_path / "shard-1"), "--format", "json")
+    copy = json.loads(only_one.output)["standings"][1]
+    assert copy["rank"] is None and copy["why_not"].startswith("no result in")
+
+
+def test_merging_something_that_is_not_a_result_is_one_line(repo, tmp_path):
+    (tmp_path / "shard").mkdir()
+    (tmp_path / "shard" / "x.json").write_text('{"entry": 3}')
+    done = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "results", "merge",
+                           str(tmp_path / "shard"), "--into", str(tmp_path / "all")], capture_output=True, text=True)
+    assert done.returncode == 2 and "x.json: not a check result" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_the_leaderboard_file_is_written_then_checked(repo):
+    written = run("rank", "echo", "--format", "markdown", "--output", "LEADERBOARD.md")
+    assert written.exit_code == 0 and "# Python, 46 bytes" in (repo / "LEADERBOARD.md").read_text()
+    fresh = run("rank", "echo", "--format", "markdown", "--check", "LEADERBOARD.md")
+    assert fresh.exit_code == 0 and "LEADERBOARD.md is up to date" in fresh.output
+    (repo / "submissions" / "echo" / "cat" / "cat.py").write_text(CAT + "# longer\n")
+    stale = run("rank", "echo", "--format", "markdown", "--check", "LEADERBOARD.md")
+    assert stale.exit_code == 1 and "-# Python, 46 bytes" in stale.output and "+# Python, 55 bytes" in stale.output
+
+
+def test_rank_fails_when_nothing_is_ranked(repo):
+    for name in ("cat", "copy"):
+        (repo / "submissions" / "echo" / name / f"{name}.py").write_text("print('no')\n")
+    result = run("rank", "echo")
+    assert result.exit_code == 1 and "Leaderboard: echo" in result.output

@@ -1,0 +1,35 @@
+"""Results from several runs of ``verify check --results-dir`` (shards), combined into one folder.
+
+Each file is one whole check under its cache key (:mod:`verify.commands.cache`), so shards
+combine by copying: the same key is the same check. Every file is read back before it is
+copied: a file that is not a check result stops the merge with one line naming it.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from verify.errors import VerifyError
+from verify.results import CheckResult, ResultsFormatError
+
+MAX_RESULT_BYTES = 64 << 20
+
+
+def merge_results(shards: Sequence[Path], into: Path) -> int:
+    """Copy every check result of ``shards`` into ``into``; the number of results it holds then."""
+    into.mkdir(parents=True, exist_ok=True)
+    for shard in shards:
+        if not shard.is_dir():
+            raise VerifyError(f"no results folder {str(shard)!r}")
+        for path in sorted(shard.glob("*.json")):
+            if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_RESULT_BYTES:
+                raise VerifyError(f"{path}: not a check result (a link, not a file, or too large)")
+            data = path.read_bytes()
+            try:
+                CheckResult.from_json(data)
+            except ResultsFormatError as error:
+                raise VerifyError(f"{path}: not a check result: {error}") from None
+            target = into / path.name
+            if target.resolve() != path.resolve():
+                target.write_bytes(data)
+    return len(list(into.glob("*.json")))

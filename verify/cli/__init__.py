@@ -24,6 +24,7 @@ CORE_COMMANDS = {
     "rank": "verify.cli.rank:rank",
     "langs": "verify.cli.langs:langs",
     "speed": "verify.cli.speed:speed",
+    "cache": "verify.cli.cache:cache",
     "results": "verify.cli.results:results",
 }
 CONTEST_GROUPS = {

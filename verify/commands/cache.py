@@ -101,10 +101,16 @@ class ResultCache:
         self.folder = folder
 
     def load(self, key: str) -> CheckResult | None:
+        path = self.folder / f"{key}.json"
         try:
-            return CheckResult.from_json((self.folder / f"{key}.json").read_bytes())
+            result = CheckResult.from_json(path.read_bytes())
         except (OSError, ResultsFormatError):
             return None
+        try:
+            os.utime(path)          # used now: `verify cache prune` removes the least recently used first
+        except OSError:
+            pass
+        return result
 
     def store(self, key: str, result: CheckResult) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)

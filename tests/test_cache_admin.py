@@ -1,0 +1,122 @@
+"""`verify cache info|prune|clear` and the automatic bound: least recently used first, nothing
+used in the last minute, nothing outside the cache, no link followed, nothing not verify's."""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from verify.cli import main
+from verify.commands.cache import ResultCache
+from verify.commands.cache_admin import MIB, cache_parts, prune, prune_cache
+from verify.errors import VerifyError
+from verify.results import CheckResult
+
+HOUR = 3600.0
+
+
+def _file(path, size, age):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"x" * size)
+    when = time.time() - age
+    os.utime(path, (when, when))
+    return path
+
+
+def _age(path, age):
+    when = time.time() - age
+    for inner in [path, *path.rglob("*")]:
+        os.utime(inner, (when, when), follow_symlinks=False)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    root = tmp_path / "cache"
+    outside = tmp_path / "outside"
+    _file(outside / "precious", 1000, 10 * HOUR)
+    _file(root / "c" / "old" / "main", 300_000, 5 * HOUR)
+    _file(root / "c" / "new" / "main", 300_000, 2 * HOUR)
+    _file(root / "c" / "running" / "main", 300_000, 10)      # in use: younger than a minute
+    _file(root / "results" / "a.json", 10_000, 4 * HOUR)
+    _file(root / "maze-logs" / "20260101T000000Z" / "matches" / "x.jsonl", 200_000, 3 * HOUR)
+    _file(root / "desert_kernel_0123.so", 50_000, 1 * HOUR)
+    _file(root / "notes.txt", 10, 20 * HOUR)                 # not verify's
+    (root / "results" / "link").symlink_to(outside)
+    os.utime(root / "results" / "link", (time.time() - 20 * HOUR,) * 2, follow_symlinks=False)
+    for folder in ("c/old", "c/new", "c/running", "maze-logs/20260101T000000Z"):
+        _age(root / folder, {"c/old": 5 * HOUR, "c/new": 2 * HOUR, "c/running": 10}.get(folder, 3 * HOUR))
+    monkeypatch.setenv("VERIFY_CACHE", str(root))
+    monkeypatch.delenv("VERIFY_CACHE_MAX_MB", raising=False)
+    return root
+
+
+def test_info_lists_every_part_with_counts_and_sizes(cache):
+    parts = {part.name: part for part in cache_parts()}
+    assert {"builds: c", "results", "maze logs", "desert kernel builds"} <= set(parts)
+    assert len(parts["builds: c"].items) == 3 and parts["builds: c"].size >= 900_000
+    assert len(parts["results"].items) == 2
+    other = parts["other (not verify's: left alone)"]
+    assert [item.path.name for item in other.items] == ["notes.txt"] and not other.removable
+    result = CliRunner().invoke(main, ["cache", "info", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["root"] == str(cache)
+    assert {p["name"]: p["items"] for p in data["parts"]}["builds: c"] == 3
+    table = CliRunner().invoke(main, ["cache", "info"])
+    assert table.exit_code == 0 and "builds: c" in table.output and "maze logs" in table.output
+
+
+def test_prune_removes_the_least_recently_used_until_under_the_bound(cache):
+    done = prune(700_000)
+    assert not os.path.lexists(cache / "results" / "link")
+    assert not (cache / "c" / "old").exists() and not (cache / "results" / "a.json").exists()
+    assert not (cache / "maze-logs" / "20260101T000000Z").exists()
+    assert (cache / "c" / "new" / "main").exists() and (cache / "c" / "running" / "main").exists()
+    assert (cache / "desert_kernel_0123.so").exists() and (cache / "notes.txt").exists()
+    assert (cache.parent / "outside" / "precious").exists()
+    assert done.removed == 4 and done.size_after <= 700_000
+
+
+def test_prune_never_removes_what_was_used_in_the_last_minute(cache):
+    done = prune(0)
+    assert (cache / "c" / "running" / "main").exists() and done.kept_recent == 1
+    assert not (cache / "c" / "new").exists()
+
+
+def test_clear_removes_all_of_verifys_and_nothing_else(cache):
+    result = CliRunner().invoke(main, ["cache", "clear"])
+    assert result.exit_code == 0, result.output
+    assert "removed 7 items" in result.output
+    assert sorted(p.name for p in cache.iterdir()) == ["c", "maze-logs", "notes.txt", "results"]
+    assert not any((cache / "c").iterdir()) and not any((cache / "results").iterdir())
+    assert (cache.parent / "outside" / "precious").read_bytes() == b"x" * 1000
+
+
+def test_prune_command_takes_a_bound_in_mib(cache):
+    result = CliRunner().invoke(main, ["cache", "prune", "--max-size", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("removed ")
+    assert not (cache / "c" / "old").exists() and (cache / "c" / "new").exists()
+
+
+def test_the_automatic_bound_comes_from_the_environment(cache, monkeypatch):
+    assert prune_cache().removed == 0                     # 2 GiB by default
+    monkeypatch.setenv("VERIFY_CACHE_MAX_MB", "0")
+    assert prune_cache() is None                          # 0: no bound
+    monkeypatch.setenv("VERIFY_CACHE_MAX_MB", "lots")
+    with pytest.raises(VerifyError, match="VERIFY_CACHE_MAX_MB"):
+        prune_cache()
+    monkeypatch.setenv("VERIFY_CACHE_MAX_MB", "1")
+    assert prune_cache().size_after <= MIB
+    assert prune_cache(max_bytes=0).kept_recent == 1
+
+
+def test_a_cached_result_read_counts_as_used(tmp_path):
+    store = ResultCache(tmp_path)
+    store.store("k", CheckResult("label", [], None))
+    os.utime(tmp_path / "k.json", (1, 1))
+    assert store.load("k") is not None
+    assert (tmp_path / "k.json").stat().st_mtime > time.time() - 60

@@ -1,0 +1,81 @@
+"""``verify cache info|prune|clear``: what the cache holds, and bounding it."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from verify.cli.options import format_option
+
+
+def _size(count: float) -> str:
+    if count < 1024:
+        return f"{count:.0f} B"
+    for unit in ("KiB", "MiB", "GiB"):
+        count /= 1024
+        if count < 1024 or unit == "GiB":
+            break
+    return f"{count:.1f} {unit}"
+
+
+@click.group("cache")
+def cache() -> None:
+    """What verify keeps between runs (builds, results, maze logs): show it, bound it, clear it.
+
+    The folder is $VERIFY_CACHE, else $XDG_CACHE_HOME/verify, else ~/.cache/verify.
+    `verify check` and `verify rank` prune it to $VERIFY_CACHE_MAX_MB MiB (default 2048; 0: no bound).
+    """
+
+
+@cache.command("info")
+@format_option("table", "json")
+def info(output_format: str) -> None:
+    """Each part of the cache with its number of items and its size."""
+    from verify.commands.cache_admin import cache_parts
+    from verify.runner import cache_root
+
+    root = cache_root()
+    parts = cache_parts(root)
+    total = sum(part.size for part in parts)
+    if output_format == "json":
+        click.echo(json.dumps({"root": str(root), "bytes": total, "parts": [p.to_dict() for p in parts]}, indent=2))
+        return
+    from tabulate import tabulate
+
+    click.echo(f"cache: {root}")
+    if not parts:
+        click.echo("empty")
+        return
+    rows = [[part.name, len(part.items), _size(part.size)] for part in parts]
+    rows.append(["total", sum(len(part.items) for part in parts), _size(total)])
+    click.echo(tabulate(rows, headers=["part", "items", "size"], colalign=("left", "right", "right")))
+
+
+@cache.command("prune")
+@click.option("--max-size", "max_mb", type=click.IntRange(min=0), default=None, metavar="MiB",
+              help="Keep at most this many MiB [default: $VERIFY_CACHE_MAX_MB, else 2048].")
+def prune(max_mb: int | None) -> None:
+    """Remove the least recently used items until the cache is under the bound
+    (what was used in the last minute stays: a run in flight keeps its builds)."""
+    from verify.commands.cache_admin import MIB, max_bytes_from_environment
+    from verify.commands.cache_admin import prune as run_prune
+
+    bound = max_mb * MIB if max_mb is not None else max_bytes_from_environment()
+    if bound is None:
+        click.echo("no bound: $VERIFY_CACHE_MAX_MB is 0 (give --max-size)")
+        return
+    done = run_prune(bound)
+    click.echo(f"removed {done.removed} item{'s' if done.removed != 1 else ''} ({_size(done.freed)}); "
+               f"the cache holds {_size(done.size_after)} (bound {_size(bound)})"
+               + (f"; {done.kept_recent} used in the last minute kept" if done.kept_recent else ""))
+
+
+@cache.command("clear")
+def clear() -> None:
+    """Remove everything verify keeps in the cache (builds are made again when next needed)."""
+    from verify.commands.cache_admin import clear as run_clear
+    from verify.runner import cache_root
+
+    done = run_clear()
+    click.echo(f"removed {done.removed} item{'s' if done.removed != 1 else ''} ({_size(done.freed)}) "
+               f"from {cache_root()}")

@@ -11,6 +11,10 @@ Two protocols give the match its ``ask`` function:
 Either way a failure is a :class:`~verify.challenges.contract.Reply` with its reason
 (the shared verdict wording, :meth:`~verify.verdict.Verdict.summary`): the match
 decides what a failed request costs.
+
+Either asker also keeps what its processes cost, for the case's result: the largest peak
+memory and the summed CPU time of its runs (a persistent session's own figures when the
+runner reports them; 0 when it does not).
 """
 from __future__ import annotations
 
@@ -34,12 +38,15 @@ class PerStepAsker:
 
     def __init__(self, runner: Runner, program: Program, limits: Limits):
         self.runner, self.program, self.limits = runner, program, limits
+        self.peak_memory, self.cpu_time = 0, 0.0
 
     def __call__(self, request: bytes) -> Reply:
         try:
             result = self.runner.run(self.program, stdin=request, args=(), limits=self.limits, repeated=True)
         except (VerifyError, OSError) as error:
             return Reply(failure=start_failure(error).summary())
+        self.peak_memory = max(self.peak_memory, result.peak_memory)
+        self.cpu_time += result.cpu_time
         verdict = run_verdict(result, self.limits, None, Verdict.accept, strict_exit=True)
         if not verdict.accepted:
             return Reply(failure=verdict.summary())
@@ -61,11 +68,21 @@ class PersistentAsker:
         self.runner, self.program, self.limits, self.step_timeout = runner, program, limits, step_timeout
         self._session: ProgramSession | None = None
         self.restarts = 0
+        self.peak_memory, self.cpu_time = 0, 0.0
 
     def close(self) -> None:
         if self._session is not None:
             self._session.close()
+            self._account(self._session)
             self._session = None
+
+    def _account(self, session: ProgramSession) -> None:
+        """A session's figures, when its runner reports them (read once it has ended)."""
+        peak, cpu = getattr(session, "peak_memory", 0), getattr(session, "cpu_time", 0.0)
+        if isinstance(peak, int):
+            self.peak_memory = max(self.peak_memory, peak)
+        if isinstance(cpu, int | float):
+            self.cpu_time += float(cpu)
 
     def __call__(self, request: bytes) -> Reply:
         if self._session is None:
@@ -95,12 +112,15 @@ def asker(runner: Runner, program: Program, persistent: bool, limits: Limits,
 
 
 def grade_interactive(runner: Runner, task: InteractiveTask, entry: str = "") -> CaseResult:
-    """Play ``task``'s match against its program; the match's verdict, with the time it took."""
+    """Play ``task``'s match against its program; the match's verdict, with the time it took, the
+    largest peak memory and the CPU time of the program's runs, and the isolation."""
     started = time.perf_counter()
-    ask: Ask
-    with asker(runner, task.program, task.persistent, task.limits, task.step_timeout) as ask:
+    chosen: PerStepAsker | PersistentAsker
+    with asker(runner, task.program, task.persistent, task.limits, task.step_timeout) as chosen:
+        ask: Ask = chosen
         try:
             verdict = task.play(ask)
         except Exception as error:      # the contest's match failed: never the entry's fault
             verdict = judge_crash(error)
-    return CaseResult(entry, task.name, verdict, time=time.perf_counter() - started, isolation=runner.isolation)
+    return CaseResult(entry, task.name, verdict, time=time.perf_counter() - started, memory=chosen.peak_memory,
+                      cpu_time=chosen.cpu_time, isolation=runner.isolation)

@@ -1,37 +1,92 @@
-"""Reports of checks: table, JSON, JUnit XML, Markdown (see :mod:`verify.reports`)."""
+"""Reports of checks: table, JSON, JUnit XML, Markdown (see :mod:`verify.reports`).
+
+Two tables: the full one (one row per case, byte-stable: what a pipe or a script reads) and,
+on a terminal (``compact=True``), one line per entry with its failing cases in full below it,
+details wrapped to the terminal's width and verdicts coloured when asked. ``failures_only``
+keeps only what failed, and the summary line. A compile error is shown once per entry in the
+terminal table and in Markdown (people read them); JSON and JUnit keep every case.
+"""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+import textwrap
+from collections.abc import Callable, Iterator, Sequence
 from xml.etree import ElementTree
 
 from tabulate import tabulate
 
 from verify.report_escape import markdown, one_line, xml_text
+from verify.reports.colour import paint_status
 from verify.results import CaseResult, CheckResult
 from verify.sizes import size
+from verify.verdict import Status
 
 DETAIL_WIDTH = 90
+WRAPPED_DETAIL = 600          # a terminal's detail, wrapped: at most this many characters
+HEADERS = ["entry", "case", "verdict", "time", "memory", "detail"]
+COMPACT_HEADERS = ["entry", "verdict", "cases", "time", "memory", "detail"]
 
 
-def _detail(result: CaseResult) -> str:
+def _detail(result: CaseResult, limit: int = DETAIL_WIDTH) -> str:
     verdict = result.verdict
     text = verdict.message or ""
     if verdict.warnings:
         text = "; ".join(filter(None, [text, *("warning: " + w for w in verdict.warnings)]))
     text = " ".join(text.split())
-    return text if len(text) <= DETAIL_WIDTH else text[:DETAIL_WIDTH - 1] + "…"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _rows(checks: Sequence[CheckResult], cell: Callable[[str], str]) -> list[list[str]]:
-    """The check table's rows; ``cell`` escapes the text an entry controls for the format."""
+def _verdict_cell(result: CaseResult) -> str:
+    return result.verdict.status.short + " " + str(result.verdict.status) if not result.passed else "AC"
+
+
+def _entry_error(check: CheckResult) -> str:
+    """The entry's error without its label in front (the row already names the entry)."""
+    error = check.error or ""
+    return error[len(check.label) + 2:] if error.startswith(check.label + ": ") else error
+
+
+def _grouped(check: CheckResult, collapse: bool) -> Iterator[tuple[CaseResult, int]]:
+    """The check's results, each with how many cases it stands for: with ``collapse``, the cases
+    that failed with one same compile error are one, at the place of the first."""
+    if not collapse:
+        yield from ((r, 1) for r in check.results)
+        return
+    errors: dict[str, int] = {}
+    for result in check.results:
+        if result.verdict.status is Status.COMPILE_ERROR:
+            errors[result.verdict.message] = errors.get(result.verdict.message, 0) + 1
+    shown: set[str] = set()
+    for result in check.results:
+        message = result.verdict.message
+        if result.verdict.status is not Status.COMPILE_ERROR or errors[message] == 1:
+            yield result, 1
+        elif message not in shown:
+            shown.add(message)
+            yield result, errors[message]
+
+
+def _cases_covered(count: int, total: int) -> str:
+    return f"all {count} cases" if count == total else f"{count} cases"
+
+
+def _rows(checks: Sequence[CheckResult], cell: Callable[[str], str], *, collapse: bool = False,
+          failures_only: bool = False, colour: bool = False) -> list[list[str]]:
+    """The check table's rows; ``cell`` escapes the text an entry controls for the format;
+    ``collapse``: one row per entry for a compile error; ``failures_only``: failing rows only."""
     rows = []
     for check in checks:
         if check.error and not check.results:
-            rows.append([cell(check.label), "-", "error", "", "", cell(check.error)])
-        for result in check.results:
-            rows.append([cell(check.label), cell(result.case),
-                         result.verdict.status.short + " " + str(result.verdict.status) if not result.passed else "AC",
+            rows.append([cell(check.label), "-", paint_status("error", None, colour), "", "", cell(check.error)])
+        for result, count in _grouped(check, collapse):
+            if failures_only and result.passed:
+                continue
+            verdict = paint_status(_verdict_cell(result), result.verdict.status, colour)
+            if count > 1:
+                rows.append([cell(check.label), cell(_cases_covered(count, len(check.results))), verdict, "", "",
+                             cell(_detail(result))])
+                continue
+            rows.append([cell(check.label), cell(result.case), verdict,
                          f"{result.time:.2f}s", size(result.memory) if result.memory else "", cell(_detail(result))])
     return rows
 
@@ -45,21 +100,97 @@ def summary(checks: Sequence[CheckResult]) -> str:
     return line + (f" (isolation: {isolation})" if isolation else "")
 
 
-def check_report(checks: Sequence[CheckResult], fmt: str) -> str:
+def check_report(checks: Sequence[CheckResult], fmt: str, *, failures_only: bool = False, compact: bool = False,
+                 width: int | None = None, colour: bool = False) -> str:
+    """The report of ``checks`` in ``fmt`` (table, json, junit, markdown).
+
+    ``compact`` (stdout is a terminal): the table is one line per entry, failing cases below
+    their entry, details wrapped to ``width`` columns; ``failures_only``: the table and Markdown
+    show only what failed, and the summary line; ``colour``: verdicts coloured in the table.
+    JSON and JUnit ignore all three; without them every format is what it always was."""
     if fmt == "json":
         return json.dumps({"passed": all(c.passed for c in checks), "summary": summary(checks),
                            "entries": [c.to_dict() for c in checks]}, indent=2)
     if fmt == "junit":
         return _junit(checks)
-    headers = ["entry", "case", "verdict", "time", "memory", "detail"]
     if fmt == "markdown":
-        table = tabulate(_rows(checks, markdown), headers, tablefmt="github", disable_numparse=True)
-        return f"{table}\n\n**{markdown(summary(checks))}**"
+        shown = [c for c in checks if not c.passed] if failures_only else checks
+        rows = _rows(shown, markdown, collapse=True, failures_only=failures_only)
+        line = f"**{markdown(summary(checks))}**"
+        if failures_only and not rows:
+            return line
+        return f"{tabulate(rows, HEADERS, tablefmt='github', disable_numparse=True)}\n\n{line}"
+    if compact:
+        return _compact(checks, failures_only=failures_only, width=width, colour=colour)
+    if failures_only:
+        rows = _rows([c for c in checks if not c.passed], one_line, failures_only=True, colour=colour)
+        table = tabulate(rows, HEADERS, tablefmt="simple", disable_numparse=True) + "\n\n" if rows else ""
+        return table + one_line(summary(checks))
     failing = [f"  {one_line(c.error)}" if c.error and c.error.startswith(c.label)
                else f"  {one_line(c.label)}: {one_line(c.why_not)}" for c in checks if not c.passed]
     lines = [one_line(summary(checks))] + (["failed:", *failing] if failing else [])
-    return f"{tabulate(_rows(checks, one_line), headers, tablefmt='simple', disable_numparse=True)}\n\n" + \
-        "\n".join(lines)
+    table = tabulate(_rows(checks, one_line, colour=colour), HEADERS, tablefmt="simple", disable_numparse=True)
+    return f"{table}\n\n" + "\n".join(lines)
+
+
+def _memory(value: int) -> str:
+    return size(value) if value else "-"
+
+
+def _compact_rows(checks: Sequence[CheckResult], failures_only: bool,
+                  detail_limit: int) -> list[tuple[list[str], Status | None, bool]]:
+    """(cells, status of the verdict cell, is an entry line) for the terminal table."""
+    rows: list[tuple[list[str], Status | None, bool]] = []
+    for check in checks:
+        if failures_only and check.passed:
+            continue
+        if check.error and not check.results:
+            rows.append(([one_line(check.label), "error", "-", "-", "-", one_line(_entry_error(check))], None, True))
+            continue
+        results = check.results
+        failed = [r for r in results if not r.passed]
+        status = failed[0].verdict.status if failed else Status.ACCEPTED
+        detail = one_line(_entry_error(check)) if check.error else ""
+        rows.append(([one_line(check.label), status.short, f"{len(results) - len(failed)}/{len(results)}",
+                      f"{sum(r.time for r in results):.2f}s", _memory(max((r.memory for r in results), default=0)),
+                      detail], status, True))
+        for result, count in _grouped(check, collapse=True):
+            if result.passed:
+                continue
+            if count > 1:
+                rows.append(([f"  {_cases_covered(count, len(results))}", result.verdict.status.short, "", "", "",
+                              one_line("compile error: " + result.verdict.message)], result.verdict.status, False))
+                continue
+            rows.append(([f"  {one_line(result.case)}", result.verdict.status.short, "", f"{result.time:.2f}s",
+                          _memory(result.memory), one_line(_detail(result, detail_limit))],
+                         result.verdict.status, False))
+    return rows
+
+
+def _compact(checks: Sequence[CheckResult], *, failures_only: bool, width: int | None, colour: bool) -> str:
+    """One line per entry (cases passed/total, total time, worst memory), its failing cases below."""
+    rows = _compact_rows(checks, failures_only, WRAPPED_DETAIL if width else DETAIL_WIDTH)
+    footer = one_line(summary(checks))
+    if not rows:
+        return footer
+    table = [COMPACT_HEADERS, *(cells for cells, _, _ in rows)]
+    widths = [max(len(cells[i]) for cells in table) for i in range(len(COMPACT_HEADERS) - 1)]
+    indent = sum(widths) + 2 * len(widths)
+    room = max(24, width - indent) if width else None
+    lines = []
+    for index, cells in enumerate(table):
+        status = rows[index - 1][1] if index else Status.ACCEPTED
+        padded = [cell.ljust(w) for cell, w in zip(cells, widths, strict=False)]
+        if index:
+            padded[1] = paint_status(padded[1], status, colour)
+        detail = cells[-1]
+        parts = (textwrap.wrap(detail, room, break_long_words=True, break_on_hyphens=False) if room and detail
+                 else [detail])
+        lines.append(("  ".join([*padded, parts[0]])).rstrip())
+        lines.extend(" " * indent + part for part in parts[1:])
+        if not index:
+            lines.append("  ".join("-" * w for w in [*widths, max(len(COMPACT_HEADERS[-1]), 6)]))
+    return "\n".join(lines) + "\n\n" + footer
 
 
 def _junit(checks: Sequence[CheckResult]) -> str:

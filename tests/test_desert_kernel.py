@@ -11,7 +11,6 @@ import random
 from itertools import pairwise
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +19,12 @@ from verify import Status
 from verify.challenges.desert import engine, rules
 from verify.challenges.desert.engine import DROP, FILL, PICK, Crossing, IllegalTurn, OffGrid, Outcome, Turn
 from verify.challenges.desert.judge import DesertJudge, judge_bytes
-from verify.challenges.desert.kernel import (
+from verify.challenges.desert.map import DesertMap
+from verify.challenges.desert.notation import LRUD_XY, NOTATIONS, STANDARD, Notation
+
+# the fast path needs the `fast` extra (numpy, numba): without it, nothing here applies
+np = pytest.importorskip("numpy", reason="the `fast` extra is not installed: pip install -e '.[fast]'")
+from verify.challenges.desert.kernel import (  # noqa: E402
     KERNEL_SOURCES,
     FastTranscript,
     RollingRoute,
@@ -28,7 +32,7 @@ from verify.challenges.desert.kernel import (
     fold,
     turn_code,
 )
-from verify.challenges.desert.kernel_tables import (
+from verify.challenges.desert.kernel_tables import (  # noqa: E402
     P_END,
     P_HEIGHT,
     P_START,
@@ -46,8 +50,6 @@ from verify.challenges.desert.kernel_tables import (
     T_DIRECTION,
     compile_notation,
 )
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import LRUD_XY, NOTATIONS, STANDARD, Notation
 
 pytestmark = pytest.mark.skipif(compiled_replay() is None, reason="no compiled kernel (numba missing)")
 

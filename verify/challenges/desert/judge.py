@@ -15,11 +15,8 @@ class DesertJudge:
 
     def __init__(self, desert: DesertMap, notation: Notation = STANDARD, order: str = "moves-first",
                  deaths: str = "turns", problem: str | None = None, fast: bool = True):
-        # the fast path: a compiled kernel replays the bulk of the turns when it can
-        # read the notation; ``fast=False`` judges on the exact path alone (same verdicts)
-        from verify.challenges.desert.kernel import make_transcript  # numpy: only once judging
         self.map = desert
-        self.transcript: Transcript = make_transcript(desert, notation, order, deaths, fast=fast)
+        self.transcript: Transcript = _transcript(desert, notation, order, deaths, fast)
         self.verdict: Verdict | None = None
         if problem is not None:   # a case that cannot be passed (e.g. a trivial demo map)
             self.verdict = Verdict.wrong(problem)
@@ -61,6 +58,24 @@ class DesertJudge:
         verdict.stats["failure"] = type(failure).__name__
         verdict.warnings = list(self.transcript.warnings)
         return verdict
+
+
+OPTIONAL = ("numpy", "numba")     # the `fast` extra: `pip install 'verify[fast]'`
+
+
+def _transcript(desert: DesertMap, notation: Notation, order: str, deaths: str, fast: bool) -> Transcript:
+    """The fast path: a compiled kernel replays the bulk of the turns when it can read the
+    notation; ``fast=False``, or without numpy and numba installed (the ``fast`` extra), the
+    exact path alone (the same verdicts, more slowly)."""
+    if fast:
+        try:
+            from verify.challenges.desert.kernel import make_transcript  # numpy: only once judging
+        except ModuleNotFoundError as missing:
+            if (missing.name or "").partition(".")[0] not in OPTIONAL:
+                raise
+        else:
+            return make_transcript(desert, notation, order, deaths, fast=True)
+    return Transcript(desert, notation, order, deaths)
 
 
 def judge_bytes(desert: DesertMap, output: bytes, chunk_size: int = 1 << 16, **options) -> Verdict:

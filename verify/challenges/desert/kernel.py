@@ -26,7 +26,9 @@ extension module kept next to this file in ``__pycache__`` (or in ``~/.cache/ver
 named after a hash of the sources it is compiled from (:data:`KERNEL_SOURCES`: the loop,
 the shared layout and the rules' numbers), which imports in a millisecond without numba;
 when that cannot be built, numba's just-in-time compiler is used (``cache=True``), and
-without numba the exact path alone.
+without numba the exact path alone. numpy and numba are the optional ``fast`` extra
+(``pip install 'verify[fast]'``): without numpy this module is not imported at all
+(:mod:`judge` judges on the exact path).
 Nothing is imported before a desert output is judged: ``verify --help`` stays fast.
 """
 from __future__ import annotations

@@ -1,0 +1,102 @@
+"""verify without the `fast` extra (numpy, numba): the desert judge falls back to the exact
+path and gives the same verdicts; nothing else needs them."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verify.challenges.desert.judge import judge_bytes
+from verify.challenges.desert.map import DesertMap
+
+ROOT = Path(__file__).resolve().parent.parent
+MAP = ".....S.\n.......\n.......\nE......\n....8..\n"
+MOVES = "D+0\nD+0\nD+0\nD+0\nL+5\nL+0\nL+0\nL+0\nL+0\nU+0\n"
+FINAL = ".....S.\n.....#.\n.....#.\nE....#.\n####3#.\n"
+DEATH = "D+0\nD+0\nD+0\nD+0\nL+0\n"
+DEATH_MAP = ".....S.\n.....#.\n.....#.\nE....#.\n....8#.\n"
+OUTPUTS = {
+    "accepted": MOVES + FINAL,
+    "a death, then the win": DEATH + DEATH_MAP + MOVES + FINAL,
+    "the same death twice": DEATH + DEATH_MAP + DEATH + DEATH_MAP + MOVES + FINAL,
+    "a wrong final map": MOVES + FINAL.replace("####3#.", "###.3#."),
+    "off the grid": "R+0\nR+0\nR+0\n" + FINAL,
+    "garbage": "D+0\nD?0\n",
+}
+
+BLOCKER = """
+import importlib.abc, sys
+class Blocker(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition('.')[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+sys.meta_path.insert(0, Blocker())
+"""
+
+JUDGE_ALL = """
+import json, sys
+from verify.challenges.desert.judge import DesertJudge, judge_bytes
+from verify.challenges.desert.map import DesertMap
+outputs = json.loads(sys.argv[1])
+desert = DesertMap.parse(sys.argv[2])
+kinds = {type(DesertJudge(desert).transcript).__name__}
+verdicts = {name: judge_bytes(desert, text.encode(), chunk_size=7).to_dict() for name, text in outputs.items()}
+loaded = sorted(m for m in sys.modules if m.partition('.')[0] in ('numpy', 'numba'))
+print(json.dumps({"verdicts": verdicts, "transcripts": sorted(kinds), "loaded": loaded}))
+"""
+
+
+def _blocked(blocked: tuple[str, ...], code: str, *args: str, env: dict[str, str] | None = None):
+    import os
+    script = f"BLOCKED = {blocked!r}\n" + BLOCKER + code
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, **(env or {})})
+
+
+def _expected() -> dict[str, dict]:
+    desert = DesertMap.parse(MAP)
+    return {name: judge_bytes(desert, text.encode(), chunk_size=7, fast=False).to_dict()
+            for name, text in OUTPUTS.items()}
+
+
+def test_without_numpy_and_numba_the_exact_path_gives_the_same_verdicts():
+    done = _blocked(("numpy", "numba"), JUDGE_ALL, json.dumps(OUTPUTS), MAP)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["transcripts"] == ["Transcript"] and found["loaded"] == []
+    assert found["verdicts"] == _expected()
+    assert found["verdicts"]["accepted"]["status"] == "accepted"
+    assert found["verdicts"]["the same death twice"]["status"] != "accepted"
+
+
+def test_with_numpy_but_without_numba_the_exact_path_judges():
+    pytest.importorskip("numpy")
+    done = _blocked(("numba",), JUDGE_ALL, json.dumps(OUTPUTS), MAP, env={"VERIFY_DESERT_KERNEL": "jit"})
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["transcripts"] == ["Transcript"]
+    assert found["verdicts"] == _expected()
+
+
+def test_the_fast_path_agrees_when_it_is_installed():
+    pytest.importorskip("numba")
+    desert = DesertMap.parse(MAP)
+    fast = {name: judge_bytes(desert, text.encode(), chunk_size=7).to_dict() for name, text in OUTPUTS.items()}
+    assert fast == _expected()
+
+
+def test_the_command_line_judges_and_lists_without_numpy(tmp_path):
+    (tmp_path / "map.txt").write_text(MAP)
+    (tmp_path / "out.txt").write_text(MOVES + FINAL)
+    run = "import sys; from verify.cli import run; sys.argv[0] = 'verify'; run()"
+    judged = _blocked(("numpy", "numba"), run, "judge", "desert", str(tmp_path / "map.txt"),
+                      str(tmp_path / "out.txt"))
+    assert judged.returncode == 0, judged.stdout + judged.stderr
+    for args in (["--help"], ["desert", "nontrivial", str(tmp_path / "map.txt")], ["gen", "desert", "--seed", "3"],
+                 ["solve", "arrows", "--help"], ["cache", "info"]):
+        done = _blocked(("numpy", "numba"), run, *args)
+        assert done.returncode in (0, 1) and "numpy" not in done.stderr and "Traceback" not in done.stderr, args

@@ -1,24 +1,55 @@
-"""One self-erasing progress line on stderr, only when stderr is a terminal."""
+"""Progress of a check on stderr, only when stderr is a terminal: cases done of all, the time
+elapsed, an estimate of the time left, and the last case finished. It erases itself at the end.
+
+rich draws it; it is imported only when there is a terminal to draw on (``verify.cli`` stays light)."""
 from __future__ import annotations
 
 import sys
+from typing import IO, Any
 
 from verify.report_escape import one_line
 from verify.results import CaseResult
 
 
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 class Progress:
-    def __init__(self) -> None:
-        self.enabled = sys.stderr.isatty()
+    """The ``on_result`` callback of :func:`verify.commands.jobs.run_checks`; ``close()`` when done."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.enabled = _is_terminal(self.stream)
+        self._bar: Any = None
+        self._task: Any = None
+        if self.enabled:
+            self._start()
+
+    def _start(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import Progress as Bar
+
+        console = Console(file=self.stream, force_terminal=True, highlight=False)
+        self._bar = Bar(TextColumn("checking"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                        TextColumn("{task.description}", markup=False),
+                        console=console, transient=True, redirect_stdout=False, redirect_stderr=False)
+        self._task = self._bar.add_task("", total=None)
+        self._bar.start()
 
     def __call__(self, result: CaseResult, done: int, total: int) -> None:
-        if self.enabled:
-            mark = "ok" if result.passed else result.verdict.status.short
-            line = f"[{done}/{total}] {one_line(result.entry)} {one_line(result.case)}: {mark}"
-            sys.stderr.write("\r\x1b[K" + line[:150])
-            sys.stderr.flush()
+        if self._bar is None:
+            return
+        mark = "ok" if result.passed else result.verdict.status.short
+        last = one_line(f"{result.entry} {result.case}: {mark}")
+        self._bar.update(self._task, completed=done, total=total, description=last[:60], refresh=True)
 
     def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None

@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from functools import cache
 from pathlib import Path
 
@@ -106,8 +107,8 @@ class ResultCache:
             result = CheckResult.from_json(path.read_bytes())
         except (OSError, ResultsFormatError):
             return None
-        try:
-            os.utime(path)          # used now: `verify cache prune` removes the least recently used first
+        try:    # read now (atime; mtime kept): `verify cache prune` removes the least recently used first
+            os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))
         except OSError:
             pass
         return result

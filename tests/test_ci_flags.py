@@ -136,3 +136,19 @@ def test_rank_fails_when_nothing_is_ranked(repo):
         (repo / "submissions" / "echo" / name / f"{name}.py").write_text("print('no')\n")
     result = run("rank", "echo")
     assert result.exit_code == 1 and "Leaderboard: echo" in result.output
+
+
+def test_check_keeps_the_cache_under_its_bound(repo, tmp_path, monkeypatch):
+    old = tmp_path / "cache" / "results" / "stale.json"
+    old.parent.mkdir(parents=True, exist_ok=True)
+    old.write_bytes(b"x" * (3 << 20))
+    os.utime(old, (1_000_000_000, 1_000_000_000))      # unused for years
+    monkeypatch.setenv("VERIFY_CACHE_MAX_MB", "2")
+    assert run("check", "submissions/echo/cat").exit_code == 0
+    assert not old.exists() and list((tmp_path / "cache" / "results").glob("*.json"))
+
+
+def test_a_bad_cache_bound_is_one_line_before_anything_runs(repo):
+    done = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "check", "submissions/echo/cat"],
+                          capture_output=True, text=True, env={**os.environ, "VERIFY_CACHE_MAX_MB": "lots"})
+    assert done.returncode == 2 and "VERIFY_CACHE_MAX_MB" in done.stderr and done.stdout == ""

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from verify.commands.cache import ResultCache, check_key
+from verify.commands.cache_admin import max_bytes_from_environment, prune_cache
 from verify.commands.changes import changed_files, repository_root, touched
 from verify.commands.jobs import EntryCheck, load_checks, run_checks
 from verify.commands.progress import Progress
@@ -42,6 +43,7 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
 
     ``writes``: (format, path) pairs, more reports written to files. ``results_dir``: each
     whole check is also stored there (a shard for ``verify results merge`` / ``rank --results``)."""
+    bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     checks = load_checks(paths, testcases, cases)
     run_with_progress(runner, checks, limits, jobs)
     if not cases:                  # a whole check is what `verify rank` needs: keep it for rank
@@ -51,6 +53,7 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
             if key is not None:
                 for store in stores:
                     store.store(key, entry_check)
+        prune_cache(bound)
     for write_format, path in writes:
         path.write_text(check_report(checks, write_format) + "\n")
     return check_report(checks, fmt), 0 if checks and all(c.passed for c in checks) else 1

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from verify.challenges.contract import BatchTask, InteractiveTask, Task, TestCase
 from verify.entries import Entry, entry_label, load_entry
-from verify.errors import EntryError, VerifyError
+from verify.errors import EntryError, InputError, VerifyError
 from verify.grading import Runner, build_failure, grade_batch, grade_interactive
 from verify.grading.batch import case_task
 from verify.grading.verdicts import judge_crash
@@ -54,11 +54,18 @@ def default_testcases_root(entry: Entry, explicit: Path | None) -> Path | None:
     return next((c for c in candidates if c is not None and c.is_dir()), None)
 
 
+class CaseFileError(InputError):
+    """A malformed test-case file: the command's input, not the entry's fault (exit 2)."""
+
+
 def cases_for(entry: Entry, testcases: Path | None) -> list[TestCase]:
     root = default_testcases_root(entry, testcases)
     if testcases is not None and root is None:
         raise VerifyError(f"no test case folder {str(testcases)!r}")
-    cases = entry.challenge.testcases(root) if root is not None else []
+    try:
+        cases = entry.challenge.testcases(root) if root is not None else []
+    except InputError as error:         # names the file; the entry's own demo map stays the entry's fault
+        raise CaseFileError(str(error)) from None
     return [*cases, *entry.challenge.entry_cases(entry.options, entry.folder)]
 
 
@@ -78,6 +85,8 @@ def _entry_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str]) 
     if patterns:
         named = [t for t in named if any(fnmatch.fnmatchcase(t.name, p) for p in patterns)]
         if not named:
+            if entry.program is not None and default_testcases_root(entry, testcases) is None:
+                raise VerifyError(f"no test case folder found for {entry.challenge.name} (give --testcases DIR)")
             raise VerifyError(f"no case matches {', '.join(patterns)}")
     if not named:
         raise VerifyError("no test cases found (give --testcases DIR)")
@@ -100,6 +109,8 @@ def load_checks(paths: Iterable[Path], testcases: Path | None,
         check = EntryCheck(entry.label, entry=entry)
         try:
             check.tasks = _entry_tasks(entry, testcases, case_patterns)
+        except CaseFileError:           # a bad test-case file stops the command: one line, exit 2
+            raise
         except VerifyError as error:
             check.error = str(error)
         checks.append(check)

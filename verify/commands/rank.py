@@ -7,6 +7,7 @@ from pathlib import Path
 from verify import challenges
 from verify.challenges.contract import Scoring
 from verify.commands.cache import ResultCache, check_key
+from verify.commands.cache_admin import max_bytes_from_environment, prune_cache
 from verify.commands.check import results_cache, run_with_progress
 from verify.commands.history import first_added
 from verify.commands.jobs import EntryCheck, load_checks
@@ -53,6 +54,7 @@ def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Pa
     """Check (or reuse the cached check of) every entry of `challenge`, then rank them.
     An unchanged entry is not run again (see :mod:`verify.commands.cache`); --fresh runs all;
     with ``results`` nothing runs: the checks come from that folder."""
+    bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     checks = load_checks(find_entries(submissions, challenge), testcases)
     cache = ResultCache(results) if results is not None else results_cache()
     keys = {id(c): check_key(c, limits, runner.isolation) for c in checks}
@@ -76,6 +78,8 @@ def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Pa
             if key is not None and results is None:
                 cache.store(key, check)
         standings.append(_standing(check, outcome))
+    if results is None:
+        prune_cache(bound)
     return rank_standings(standings)
 
 

@@ -100,3 +100,14 @@ def test_the_command_line_judges_and_lists_without_numpy(tmp_path):
                  ["solve", "arrows", "--help"], ["cache", "info"]):
         done = _blocked(("numpy", "numba"), run, *args)
         assert done.returncode in (0, 1) and "numpy" not in done.stderr and "Traceback" not in done.stderr, args
+
+
+def test_verify_check_judges_on_several_threads_without_numpy(tmp_path):
+    """Judges start on several threads at once: none may see the kernel half imported."""
+    run = "import sys; from verify.cli import run; sys.argv[0] = 'verify'; run()"
+    done = _blocked(("numpy", "numba"), run, "check", "submissions/desert/python-golf", "-j", "2",
+                    "--case", "spec*", "--case", "adjacent-*", "--format", "json",
+                    env={"VERIFY_CACHE": str(tmp_path / "cache")})
+    report = json.loads(done.stdout)
+    verdicts = [case["verdict"]["status"] for case in report["entries"][0]["cases"]]
+    assert done.returncode == 0 and len(verdicts) >= 3 and set(verdicts) == {"accepted"}, done.stdout[-2000:]

@@ -95,5 +95,5 @@ PY
 output passed "${passed:-0}"
 output failed "${failed:-0}"
 if [[ -s "$junit" ]]; then output report "$junit"; else output report ""; fi
-echo "verify: ${passed:-0} entries passed, ${failed:-0} failed (exit code $status)"
+echo "verify: entries passed: ${passed:-0}, failed: ${failed:-0} (exit code $status)"
 exit "$status"

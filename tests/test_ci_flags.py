@@ -152,3 +152,12 @@ def test_a_bad_cache_bound_is_one_line_before_anything_runs(repo):
     done = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "check", "submissions/echo/cat"],
                           capture_output=True, text=True, env={**os.environ, "VERIFY_CACHE_MAX_MB": "lots"})
     assert done.returncode == 2 and "VERIFY_CACHE_MAX_MB" in done.stderr and done.stdout == ""
+
+
+def test_failures_only_prints_the_failing_cases_and_the_summary(repo):
+    (repo / "submissions" / "echo" / "copy" / "copy.py").write_text("print('no')\n")
+    result = run("check", "submissions/echo/cat", "submissions/echo/copy", "-q")
+    assert result.exit_code == 1
+    assert "echo/copy" in result.output and "| echo/cat" not in result.output
+    assert not any(line.startswith("echo/cat ") for line in result.output.splitlines())
+    assert "1/2 entries passed" in result.output

@@ -1,6 +1,7 @@
 """``verify check ENTRY...``."""
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,18 +38,22 @@ def _writes(context: click.Context, parameter: click.Parameter, values: tuple[st
 @click.option("--changed-since", metavar="REF",
               help="Only the entries whose folder, or whose contest's test cases, changed since the git REF "
                    "(its merge base with HEAD); without ENTRY, among every entry under ./submissions.")
+@click.option("-q", "--failures-only", is_flag=True, help="Show only the failing cases and the summary line.")
 @click.option("--results-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Also keep each whole check in DIR, for `verify results merge` and `verify rank --results`.")
 @limit_options
 @runner_option
 def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, writes: list[tuple[str, Path]],
-          testcases: Path | None, cases: tuple[str, ...], changed_since: str | None, results_dir: Path | None,
-          runner: Any, **limits: Any) -> None:
+          testcases: Path | None, cases: tuple[str, ...], changed_since: str | None, failures_only: bool,
+          results_dir: Path | None, runner: Any, **limits: Any) -> None:
     """Run each ENTRY (an entry folder) on its contest's test cases and its own demo.
 
+    On a terminal the table is a summary per entry with the failing cases in full (in
+    colour unless NO_COLOR is set); piped, it is the full table, one row per case.
     Exit code 0 when every case of every entry is accepted, 1 otherwise."""
     from verify.commands.check import changed_entries
     from verify.commands.check import check as run_check
+    from verify.reports.colour import use_colour
 
     selected: list[Path] = list(entries)
     if changed_since is not None:
@@ -58,7 +63,11 @@ def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, write
             sys.exit(0)
     elif not selected:
         raise click.UsageError("give ENTRY folders (or --changed-since REF)")
+    terminal = sys.stdout.isatty()
     report, code = run_check(runner, selected, jobs=jobs, fmt=output_format, testcases=testcases,
-                             limits=make_limits(**limits), cases=cases, writes=writes, results_dir=results_dir)
+                             limits=make_limits(**limits), cases=cases, writes=writes, results_dir=results_dir,
+                             failures_only=failures_only, compact=terminal,
+                             width=shutil.get_terminal_size().columns if terminal else None,
+                             colour=use_colour(sys.stdout))
     click.echo(report)
     sys.exit(code)

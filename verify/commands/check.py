@@ -38,11 +38,14 @@ def changed_entries(paths: Sequence[Path], ref: str) -> list[Path]:
 
 def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, testcases: Path | None,
           limits: Limits, cases: Sequence[str] = (), writes: Sequence[tuple[str, Path]] = (),
-          results_dir: Path | None = None) -> tuple[str, int]:
+          results_dir: Path | None = None, failures_only: bool = False, compact: bool = False,
+          width: int | None = None, colour: bool = False) -> tuple[str, int]:
     """The report, and the exit code: 0 when every case of every entry is accepted.
 
-    ``writes``: (format, path) pairs, more reports written to files. ``results_dir``: each
-    whole check is also stored there (a shard for ``verify results merge`` / ``rank --results``)."""
+    ``writes``: (format, path) pairs, more reports written to files (in the formats machines
+    read). ``results_dir``: each whole check is also stored there (a shard for ``verify
+    results merge`` / ``rank --results``). ``failures_only``, ``compact``, ``width``, ``colour``:
+    how the printed report looks (:func:`verify.reports.checks.check_report`)."""
     bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     checks = load_checks(paths, testcases, cases)
     run_with_progress(runner, checks, limits, jobs)
@@ -56,4 +59,5 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
         prune_cache(bound)
     for write_format, path in writes:
         path.write_text(check_report(checks, write_format) + "\n")
-    return check_report(checks, fmt), 0 if checks and all(c.passed for c in checks) else 1
+    report = check_report(checks, fmt, failures_only=failures_only, compact=compact, width=width, colour=colour)
+    return report, 0 if checks and all(c.passed for c in checks) else 1

@@ -85,6 +85,8 @@ class FakeRunner:
 
 
 class FakeSession:
+    peak_memory = 0       # a fake process uses nothing (a subclass may say otherwise)
+    cpu_time = 0.0
     def __init__(self, runner: FakeRunner, name: str, script: Script):
         self.runner, self.name, self.script = runner, name, script
         self.closed = False

@@ -77,12 +77,9 @@ class PersistentAsker:
             self._session = None
 
     def _account(self, session: ProgramSession) -> None:
-        """A session's figures, when its runner reports them (read once it has ended)."""
-        peak, cpu = getattr(session, "peak_memory", 0), getattr(session, "cpu_time", 0.0)
-        if isinstance(peak, int):
-            self.peak_memory = max(self.peak_memory, peak)
-        if isinstance(cpu, int | float):
-            self.cpu_time += float(cpu)
+        """A session's figures (read once it is closed; 0 where its runner does not measure them)."""
+        self.peak_memory = max(self.peak_memory, session.peak_memory)
+        self.cpu_time += session.cpu_time
 
     def __call__(self, request: bytes) -> Reply:
         if self._session is None:

@@ -18,7 +18,11 @@ from verify.runner.isolation import current, resolve
 
 
 class ProgramSession(Protocol):
-    """A program kept running between requests (a persistent solver)."""
+    """A program kept running between requests (a persistent solver). ``peak_memory`` (bytes)
+    and ``cpu_time`` (seconds): what its processes used, once it is closed (0: not measured)."""
+
+    peak_memory: int
+    cpu_time: float
 
     def exchange(self, text: bytes, timeout: float) -> bytes:
         """Write ``text``, return the next line printed; raise SessionError when none comes."""

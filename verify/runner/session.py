@@ -48,6 +48,10 @@ class Session:
         self._sandbox: Sandbox | None = None
         self._buffer = bytearray()
         self._stderr = bytearray()
+        # What the session's processes used. Not measured yet (0: reports show "-"): bwrap's
+        # own rusage does not include the program's once the group is killed.
+        self.peak_memory = 0
+        self.cpu_time = 0.0
 
     def __enter__(self) -> Session:
         prepared = prepare(self.program, isolation=self._isolation)

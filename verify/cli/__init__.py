@@ -57,6 +57,15 @@ def _contest_commands(kind: str) -> dict[str, str]:
     return found
 
 
+def _contest_command(contest: str, kind: str) -> click.Command | None:
+    """The contest's command of this kind ("" for its own group), or None."""
+    from verify import challenges
+    if contest not in challenges.names():
+        return None
+    path = challenges.get(contest).commands.get(kind)
+    return load_command(path) if path else None
+
+
 class ContestGroup(click.Group):
     """``verify judge|solve|gen|koth <contest>``: one subcommand per contest that has one."""
 
@@ -67,11 +76,7 @@ class ContestGroup(click.Group):
         return sorted(_contest_commands(self.name or ""))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        from verify import challenges
-        if cmd_name not in challenges.names():
-            return None
-        path = challenges.get(cmd_name).commands.get(self.name or "")
-        return load_command(path) if path else None
+        return _contest_command(cmd_name, self.name or "")
 
 
 class MainGroup(click.Group):
@@ -85,11 +90,7 @@ class MainGroup(click.Group):
             return load_command(CORE_COMMANDS[cmd_name])
         if cmd_name in CONTEST_GROUPS:
             return ContestGroup(cmd_name)
-        from verify import challenges
-        if cmd_name in challenges.names():
-            path = challenges.get(cmd_name).commands.get("")
-            return load_command(path) if path else None
-        return None
+        return _contest_command(cmd_name, "")
 
 
 def _add_contest_paths(ctx: click.Context, parameter: click.Parameter, value: tuple[str, ...]) -> None:

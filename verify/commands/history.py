@@ -4,6 +4,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from verify.commands.changes import is_shallow
+
 
 def first_added(folder: Path) -> int | None:
     """Unix time of the commit that first added the entry (None outside git).
@@ -23,12 +25,7 @@ def first_added(folder: Path) -> int | None:
 
 def shallow_notice(folder: Path) -> str | None:
     """One line when ``folder`` is in a shallow git clone: ties cannot go to the earlier entry."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=folder, capture_output=True,
-                             text=True, timeout=10, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired):
+    if not is_shallow(folder):
         return None
-    if out.returncode == 0 and out.stdout.strip() == "true":
-        return ("the clone is shallow: ties cannot go to the entry added first, they go by name "
-                "(fetch the whole history, e.g. actions/checkout with fetch-depth: 0)")
-    return None
+    return ("the clone is shallow: ties cannot go to the entry added first, they go by name "
+            "(fetch the whole history, e.g. actions/checkout with fetch-depth: 0)")

@@ -40,12 +40,15 @@ def rank(runner: Runner, challenge: str | None, *, submissions: Path, testcases:
          fmt: str, fresh: bool, limits: Limits, results: Path | None = None) -> Leaderboards:
     """``results``: rank from the checks stored in that folder (``verify check --results-dir``,
     ``verify results merge``) and run nothing; an entry without a current result there is not ranked."""
+    bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     language_names = {key: lang.name for key, lang in languages().items()}
     reports, ranked = [], 0
     for name in code_golf_contests(challenge):
         standings = leaderboard(runner, name, submissions, testcases, jobs, fresh, limits, results)
         ranked += sum(1 for s in standings if s.rank is not None)
         reports.append(rank_report(name, standings, fmt, language_names))
+    if results is None:                         # checks were stored: keep the cache bounded, once
+        prune_cache(bound)
     return Leaderboards("\n\n".join(reports), ranked)
 
 
@@ -54,7 +57,6 @@ def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Pa
     """Check (or reuse the cached check of) every entry of `challenge`, then rank them.
     An unchanged entry is not run again (see :mod:`verify.commands.cache`); --fresh runs all;
     with ``results`` nothing runs: the checks come from that folder."""
-    bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     checks = load_checks(find_entries(submissions, challenge), testcases)
     cache = ResultCache(results) if results is not None else results_cache()
     keys = {id(c): check_key(c, limits, runner.isolation) for c in checks}
@@ -78,8 +80,6 @@ def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Pa
             if key is not None and results is None:
                 cache.store(key, check)
         standings.append(_standing(check, outcome))
-    if results is None:
-        prune_cache(bound)
     return rank_standings(standings)
 
 

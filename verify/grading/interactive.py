@@ -34,8 +34,6 @@ from verify.verdict import Verdict
 class PerStepAsker:
     """The contest protocol: a new process per request."""
 
-    mode = "per-step"
-
     def __init__(self, runner: Runner, program: Program, limits: Limits):
         self.runner, self.program, self.limits = runner, program, limits
         self.peak_memory, self.cpu_time = 0, 0.0
@@ -61,8 +59,6 @@ class PerStepAsker:
 
 class PersistentAsker:
     """One process per match, restarted after a crash, a timeout or the end of its output."""
-
-    mode = "persistent"
 
     def __init__(self, runner: Runner, program: Program, limits: Limits, step_timeout: float):
         self.runner, self.program, self.limits, self.step_timeout = runner, program, limits, step_timeout

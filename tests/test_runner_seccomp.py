@@ -340,18 +340,31 @@ def test_python_threads_subprocess_multiprocessing(python, variant):
     assert done.returncode == 0 and done.stdout == "ok [1]\n", done.stderr
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_perl(variant):
-    script = 'my $p = fork; exit 3 if !$p; waitpid($p, 0); print "perl ", $? >> 8, " ", `echo sub`'
-    done = bwrap([need("perl"), "-e", script], options=VARIANTS[variant])
-    assert done.returncode == 0 and done.stdout == "perl 3 sub\n", done.stderr
+TCL_SCRIPT = 'puts [expr {1 + 1}]; puts [exec echo sub]'
+AWK_SCRIPT = 'BEGIN { print 1 + 1; system("echo sub"); "echo pipe" | getline x; print x }'
+# Interpreters that fork, exec and pipe under the filter: (program, its command line given
+# the program's path, what it must print).
+INTERPRETERS = {
+    "perl": ("perl", lambda perl: [perl, "-e", 'my $p = fork; exit 3 if !$p; waitpid($p, 0); '
+                                              'print "perl ", $? >> 8, " ", `echo sub`'], "perl 3 sub\n"),
+    "node": ("node", lambda node: [node, "-e", 'require("fs").readFileSync("/etc/hostname"); '
+                                              'setTimeout(() => console.log("ok"), 10)'], "ok\n"),
+    "bash pipeline and subshell": ("bash", lambda bash: [
+        bash, "-c", 'x=$(echo a | tr a b); (echo "$x"; echo c) | cat; f() { echo d; }; f | wc -l; sleep 0 & wait'],
+        "b\nc\n1\n"),
+    "tclsh": ("tclsh", lambda tclsh: ["sh", "-c", f"echo '{TCL_SCRIPT}' | {tclsh}"], "2\nsub\n"),
+    "awk": ("awk", lambda awk: [awk, AWK_SCRIPT], "2\nsub\npipe\n"),
+    "gawk": ("gawk", lambda awk: [awk, AWK_SCRIPT], "2\nsub\npipe\n"),
+    "mawk": ("mawk", lambda awk: [awk, AWK_SCRIPT], "2\nsub\npipe\n"),
+}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_node(variant):
-    script = 'require("fs").readFileSync("/etc/hostname"); setTimeout(() => console.log("ok"), 10)'
-    done = bwrap([need("node"), "-e", script], options=VARIANTS[variant])
-    assert done.returncode == 0 and done.stdout == "ok\n", done.stderr
+@pytest.mark.parametrize("interpreter", INTERPRETERS)
+def test_interpreters_fork_exec_and_pipe(interpreter, variant):
+    program, command, expected = INTERPRETERS[interpreter]
+    done = bwrap(command(need(program)), options=VARIANTS[variant])
+    assert done.returncode == 0 and done.stdout == expected, done.stderr
 
 
 NODE_ASYNC = """
@@ -443,25 +456,3 @@ def test_rustc_compiles_under_the_filter(tmp_path, variant):
     assert built.returncode == 0, built.stderr
     ran = bwrap([tmp_path / "hello"], options=VARIANTS[variant], ro_binds=[tmp_path])
     assert ran.returncode == 0 and ran.stdout == "ok 1\n", ran.stderr
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_bash_pipeline_and_subshell(variant):
-    script = 'x=$(echo a | tr a b); (echo "$x"; echo c) | cat; f() { echo d; }; f | wc -l; sleep 0 & wait'
-    done = bwrap([need("bash"), "-c", script], options=VARIANTS[variant])
-    assert done.returncode == 0 and done.stdout == "b\nc\n1\n", done.stderr
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_tclsh(variant):
-    script = 'puts [expr {1 + 1}]; puts [exec echo sub]'
-    done = bwrap(["sh", "-c", f"echo '{script}' | {need('tclsh')}"], options=VARIANTS[variant])
-    assert done.returncode == 0 and done.stdout == "2\nsub\n", done.stderr
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("awk", ["awk", "gawk", "mawk"])
-def test_awk(awk, variant):
-    script = 'BEGIN { print 1 + 1; system("echo sub"); "echo pipe" | getline x; print x }'
-    done = bwrap([need(awk), script], options=VARIANTS[variant])
-    assert done.returncode == 0 and done.stdout == "2\nsub\npipe\n", done.stderr

@@ -17,6 +17,8 @@ import echo_challenge  # noqa: E402
 from echo_challenge import write_cases, write_entry  # noqa: E402
 
 from verify.cli import main  # noqa: E402
+from verify.report_escape import markdown as escaped_markdown  # noqa: E402
+from verify.report_escape import one_line  # noqa: E402
 
 CAT = "import sys\nsys.stdout.write(sys.stdin.read())\n"
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
@@ -161,3 +163,35 @@ def test_failures_only_prints_the_failing_cases_and_the_summary(repo):
     assert "echo/copy" in result.output and "| echo/cat" not in result.output
     assert not any(line.startswith("echo/cat ") for line in result.output.splitlines())
     assert "1/2 entries passed" in result.output
+
+
+def _verify(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """verify in a process of its own, the echo contest loaded from its fixture package."""
+    fixture = Path(__file__).parent / "fixtures" / "echo-contest"
+    return subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "--contest-path", str(fixture),
+                           *args], cwd=repo, capture_output=True, text=True)
+
+
+def test_a_report_or_leaderboard_that_cannot_be_written_is_one_line(repo, tmp_path):
+    for args in (["check", "submissions/echo/cat", "--write", f"junit={tmp_path}/no/such/folder/report.xml"],
+                 ["rank", "echo", "--output", f"{tmp_path}/no/such/folder/LEADERBOARD.md"]):
+        done = _verify(repo, *args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith("verify: error: cannot write the ") and "No such file or directory" in done.stderr
+
+
+def test_hostile_entry_folder_names_are_found_by_changed_since_and_shown_escaped(repo):
+    """An entry folder named with a newline, a tab, an escape sequence and Markdown: git's names are
+    read NUL-separated, and every report shows the label escaped."""
+    git(repo, "checkout", "-q", "-b", "hostile")
+    name = "we\nird\t\x1b[31m|`*"
+    write_entry(repo / "submissions" / "echo" / name, "cat.py", CAT)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a hostile folder name")
+    table = run("check", "--changed-since", "main")
+    assert table.exit_code == 0 and "\x1b" not in table.output and "\t" not in table.output
+    assert one_line(f"echo/{name}") in table.output
+    markdown = run("check", "--changed-since", "main", "--format", "markdown")
+    assert "\x1b" not in markdown.output and escaped_markdown(f"echo/{name}") in markdown.output
+    assert [e["entry"] for e in json.loads(run("check", "--changed-since", "main", "--format", "json").output)
+            ["entries"]] == [f"echo/{name}"]

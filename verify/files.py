@@ -292,3 +292,11 @@ def _read_at_most(fd: int, count: int) -> bytes:
         parts.append(chunk)
         size += len(chunk)
     return b"".join(parts)
+
+
+def write_output(path: Path, text: str, what: str) -> None:
+    """Write a file the user asked for (``--output``, ``--write``); a failure is one InputError line."""
+    try:
+        Path(path).write_text(text)
+    except OSError as error:
+        raise InputError(f"cannot write the {what} to {str(path)!r}: {error.strerror or error}") from None

@@ -14,7 +14,7 @@ from verify.challenges.desert.nontrivial import MAX_VIOLATIONS, violations
 from verify.challenges.desert.notation import NOTATIONS, load_for_cli
 from verify.challenges.desert.transcript import DEATH_RULES, ORDERS
 from verify.cli.options import format_option
-from verify.files import input_stream, iter_chunks, read_input
+from verify.files import input_stream, iter_chunks, read_input, write_output
 from verify.report_escape import one_line
 from verify.reports.verdict import render_verdict
 
@@ -130,4 +130,4 @@ def gen_desert(seed: int, width: int, height: int, density: float, min_distance:
     if output is None:
         click.echo(text, nl=False)
     else:
-        output.write_text(text)
+        write_output(output, text, "map")

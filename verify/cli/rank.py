@@ -10,6 +10,7 @@ import click
 
 from verify.cli.options import format_option, limit_options, make_limits, runner_option
 from verify.errors import VerifyError
+from verify.files import write_output
 
 
 @click.command()
@@ -61,7 +62,7 @@ def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs:
             sys.exit(1)
         click.echo(f"{expected} is up to date")
     elif output is not None:
-        output.write_text(text)
+        write_output(output, text, "leaderboard")
         click.echo(f"leaderboard written to {output}", err=True)
     else:
         click.echo(text, nl=False)

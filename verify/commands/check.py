@@ -10,6 +10,7 @@ from verify.commands.changes import changed_files, repository_root, touched
 from verify.commands.jobs import EntryCheck, load_checks, run_checks
 from verify.commands.progress import Progress
 from verify.entries import find_entries
+from verify.files import write_output
 from verify.grading import Runner
 from verify.reports.checks import check_report
 from verify.runner import Limits, cache_root
@@ -58,6 +59,6 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
                     store.store(key, entry_check)
         prune_cache(bound)
     for write_format, path in writes:
-        path.write_text(check_report(checks, write_format) + "\n")
+        write_output(path, check_report(checks, write_format) + "\n", f"{write_format} report")
     report = check_report(checks, fmt, failures_only=failures_only, compact=compact, width=width, colour=colour)
     return report, 0 if checks and all(c.passed for c in checks) else 1

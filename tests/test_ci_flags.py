@@ -172,12 +172,21 @@ def _verify(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
                            *args], cwd=repo, capture_output=True, text=True)
 
 
-def test_a_report_or_leaderboard_that_cannot_be_written_is_one_line(repo, tmp_path):
+def test_an_output_that_cannot_be_written_is_one_line(repo, tmp_path):
     for args in (["check", "submissions/echo/cat", "--write", f"junit={tmp_path}/no/such/folder/report.xml"],
                  ["rank", "echo", "--output", f"{tmp_path}/no/such/folder/LEADERBOARD.md"]):
         done = _verify(repo, *args)
         assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
         assert done.stderr.startswith("verify: error: cannot write the ") and "No such file or directory" in done.stderr
+    missing = tmp_path / "no" / "such"
+    missing.parent.write_text("a file where a folder would be")
+    for args in (["check", "submissions/echo/cat", "--results-dir", str(missing)],
+                 ["results", "merge", str(tmp_path), "--into", str(missing)],
+                 ["koth", "maze", str(Path(__file__).parent.parent / "submissions" / "maze" / "theseus"),
+                  "--logs", str(missing)]):
+        done = _verify(repo, *args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith("verify: error: cannot make the ") and "Not a directory" in done.stderr
 
 
 def test_hostile_entry_folder_names_are_found_by_changed_since_and_shown_escaped(repo):

@@ -300,3 +300,13 @@ def write_output(path: Path, text: str, what: str) -> None:
         Path(path).write_text(text)
     except OSError as error:
         raise InputError(f"cannot write the {what} to {str(path)!r}: {error.strerror or error}") from None
+
+
+def make_output_folder(path: Path, what: str) -> Path:
+    """Create (if needed) a folder the user named for output (``--logs``, ``--results-dir``,
+    ``--into``), before any work is done; a failure is one InputError line."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot make the {what} folder {str(path)!r}: {error.strerror or error}") from None
+    return Path(path)

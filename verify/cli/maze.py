@@ -73,6 +73,7 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
     from verify.challenges.maze.play import MazeLimits
     from verify.challenges.maze.tournament import Contestant, run_tournament
     from verify.entries import find_entries, load_entry
+    from verify.files import make_output_folder
     from verify.grading import Grader
     from verify.reports.tournament import RENDERERS
 
@@ -86,7 +87,7 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
             raise VerifyError(f"{entry.label}: a {entry.challenge.name} entry, not a maze entry")
         contestants.append(Contestant(entry.name, entry.options))
     limits = MazeLimits(step_timeout=step_timeout, sizes=_size_range(size_range))
-    log_dir = logs or default_log_dir()
+    log_dir = make_output_folder(logs or default_log_dir(), "match logs")
     progress = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
     result = run_tournament(Grader(runner), contestants, _int_list("--sizes", sizes), _int_list("--seeds", seeds),
                             jobs=jobs,

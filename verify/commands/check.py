@@ -10,7 +10,7 @@ from verify.commands.changes import changed_files, repository_root, touched
 from verify.commands.jobs import EntryCheck, load_checks, run_checks
 from verify.commands.progress import Progress
 from verify.entries import find_entries
-from verify.files import write_output
+from verify.files import make_output_folder, write_output
 from verify.grading import Runner
 from verify.reports.checks import check_report
 from verify.runner import Limits, cache_root
@@ -48,6 +48,8 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
     results merge`` / ``rank --results``). ``failures_only``, ``compact``, ``width``, ``colour``:
     how the printed report looks (:func:`verify.reports.checks.check_report`)."""
     bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
+    if results_dir is not None:
+        make_output_folder(results_dir, "results")
     checks = load_checks(paths, testcases, cases)
     run_with_progress(runner, checks, limits, jobs)
     if not cases:                  # a whole check is what `verify rank` needs: keep it for rank

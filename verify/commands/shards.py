@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from verify.errors import VerifyError
+from verify.files import make_output_folder
 from verify.results import CheckResult, ResultsFormatError
 
 MAX_RESULT_BYTES = 64 << 20
@@ -17,7 +18,7 @@ MAX_RESULT_BYTES = 64 << 20
 
 def merge_results(shards: Sequence[Path], into: Path) -> int:
     """Copy every check result of ``shards`` into ``into``; the number of results it holds then."""
-    into.mkdir(parents=True, exist_ok=True)
+    make_output_folder(into, "merged results")
     for shard in shards:
         if not shard.is_dir():
             raise VerifyError(f"no results folder {str(shard)!r}")

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from verify.runner import Limits, Program
 from verify.verdict import Verdict
@@ -101,6 +101,8 @@ class InteractiveTask:
 
 
 Task = BatchTask | InteractiveTask
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class Grader(Protocol):
@@ -116,6 +118,12 @@ class Grader(Protocol):
                     step_timeout: float) -> AbstractContextManager[Ask]:
         """An ``ask`` function for one match (see :class:`InteractiveTask`); its processes
         end when the context ends."""
+
+    def map(self, job: Callable[[Grader, T], R], items: Sequence[T], parallel: int,
+            on_done: Callable[[int, R], None] | None = None) -> list[R]:
+        """``job(grader, item)`` for every item, the results in the items' order; ``on_done(index,
+        result)`` as each finishes. The jobs run in threads here or on the workers of a cluster:
+        ``job`` is a module-level function, items and results plain data (they may be pickled)."""
 
 
 class Contest(ABC):

@@ -4,15 +4,19 @@ Each maze is built once (architect, size, seed) and given to every solver of
 another entry (the spec: solvers walk "mazes made by other contestants'
 architects"). Architect score = mean over all its (maze, solver) pairs, a
 forfeited maze counting 0 against every solver; solver score = mean over the
-mazes it walked (forfeited mazes excluded). Runs go in parallel (``jobs``);
-results are sorted by key, so the same seeds give the same tables. The runs go
-through the :class:`~verify.challenges.contract.Grader` the core gives.
+mazes it walked (forfeited mazes excluded).
+
+The work is three rounds of jobs handed to the core (``Grader.map``): every program
+built once, then every maze, then every walk of a maze that exists. Each job is a
+module-level function over plain data returning the JSON form of its result, so the
+core may run it in a thread here (``jobs`` at once) or on a cluster's worker; results
+come back in the jobs' order and are sorted by key, so the same seeds give the same
+tables however many workers ran them and in whatever order they finished.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
@@ -26,6 +30,7 @@ from verify.challenges.maze.play import BuiltMaze, MazeLimits, build_maze, solve
 from verify.challenges.maze.roles import MazeRoles
 from verify.errors import VerifyError
 from verify.report_escape import one_line
+from verify.runner import Program
 from verify.verdict import Status
 
 
@@ -150,17 +155,49 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
-def _prepare_all(grader: Grader, contestants: list[Contestant]) -> dict[tuple[str, str], str]:
-    """Build every program once, up front; returns (name, role) -> why it cannot run."""
-    broken = {}
-    for contestant in contestants:
-        for role, program in (("architect", contestant.roles.architect), ("solver", contestant.roles.solver)):
-            if program is None:
-                continue
-            failure = grader.broken(program)
-            if failure is not None:
-                broken[(contestant.name, role)] = failure
-    return broken
+def _broken(grader: Grader, program: Program) -> str | None:
+    """A job: build ``program`` once (cached) and say why it cannot run, or None."""
+    return grader.broken(program)
+
+
+@dataclass(frozen=True)
+class MazeJob:
+    """One maze to ask an architect for (plain data: it may run on a cluster's worker)."""
+
+    architect: str
+    program: Program | None
+    size: int
+    seed: int
+    limits: MazeLimits
+    broken: str | None              # why the architect cannot run (it does not build): a forfeit
+
+
+def _maze(grader: Grader, job: MazeJob) -> dict[str, Any]:
+    """A job: the maze (or the forfeit), in its JSON form."""
+    if job.broken is not None or job.program is None:
+        built = BuiltMaze(job.size, job.seed, None, job.broken, status=Status.COMPILE_ERROR)
+    else:
+        built = build_maze(grader, job.program, job.size, job.seed, job.limits)
+    return built.to_json()
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """One solver in one maze (plain data)."""
+
+    maze_key: tuple[str, int, int]
+    maze: BuiltMaze
+    solver: Contestant
+    limits: MazeLimits
+    log: Path | None
+    patience: int
+    broken: str | None
+
+
+def _match(grader: Grader, job: MatchJob) -> dict[str, Any]:
+    """A job: the walk, in its JSON form (its log written where ``job.log`` says)."""
+    return play_match(grader, job.maze_key, job.maze, job.solver, job.limits, job.log, job.patience,
+                      job.broken).to_json()
 
 
 def play_match(grader: Grader, maze_key: tuple[str, int, int], built: BuiltMaze, solver: Contestant,
@@ -197,42 +234,42 @@ def run_tournament(grader: Grader, contestants: list[Contestant], sizes: list[in
     architects = sorted(c.name for c in contestants if c.roles.architect is not None)
     solvers = sorted(c.name for c in contestants if c.roles.solver is not None)
     by_name = {c.name: c for c in contestants}
-    broken = _prepare_all(grader, contestants)
+    roles = [(c.name, role, program) for c in contestants
+             for role, program in (("architect", c.roles.architect), ("solver", c.roles.solver)) if program is not None]
+    programs = sorted({program for _, _, program in roles}, key=str)
+    failures = dict(zip(programs, grader.map(_broken, programs, jobs), strict=True))
+    broken = {(name, role): failures[program] for name, role, program in roles if failures[program] is not None}
 
-    def build(key: tuple[str, int, int]) -> BuiltMaze:
-        name, size, seed = key
-        architect = by_name[name].roles.architect
-        if (name, "architect") in broken or architect is None:
-            built = BuiltMaze(size, seed, None, broken.get((name, "architect")), status=Status.COMPILE_ERROR)
-        else:
-            built = build_maze(grader, architect, size, seed, limits)
+    def maze_done(index: int, record: dict[str, Any]) -> None:
+        job = maze_jobs[index]
         if log_dir is not None:
-            with LogWriter(log_dir / "mazes" / f"{_safe(name)}-{size}-{seed}.jsonl") as log:
-                record = {k: v for k, v in built.to_json().items() if k != "type"}
-                log({"type": "architect", "architect": name, **record})
-        progress(one_line(f"maze {name} size {size} seed {seed}: "
-                          + ("ok" if built.maze else f"forfeit: {built.forfeit}")))
-        return built
+            with LogWriter(log_dir / "mazes" / f"{_safe(job.architect)}-{job.size}-{job.seed}.jsonl") as log:
+                log({"type": "architect", "architect": job.architect,
+                     **{k: v for k, v in record.items() if k != "type"}})
+        progress(one_line(f"maze {job.architect} size {job.size} seed {job.seed}: "
+                          + ("ok" if "maze" in record else f"forfeit: {record.get('forfeit')}")))
 
     maze_keys = [(a, size, seed) for a in architects for size in sizes for seed in seeds]
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        mazes = dict(zip(maze_keys, pool.map(build, maze_keys), strict=True))
+    maze_jobs = [MazeJob(name, by_name[name].roles.architect, size, seed, limits, broken.get((name, "architect")))
+                 for name, size, seed in maze_keys]
+    mazes = {key: BuiltMaze.from_json(record, limits.sizes)
+             for key, record in zip(maze_keys, grader.map(_maze, maze_jobs, jobs, maze_done), strict=True)}
 
-        def play(task: tuple[tuple[str, int, int], str]) -> MatchOutcome:
-            key, solver = task
-            path = None
-            if log_dir is not None:
-                path = log_dir / "matches" / f"{_safe(key[0])}-{key[1]}-{key[2]}--{_safe(solver)}.jsonl"
-            outcome = play_match(grader, key, mazes[key], by_name[solver], limits, path, patience,
-                                 broken.get((solver, "solver")))
-            progress(one_line(f"{solver} in {key[0]}'s maze size {key[1]} seed {key[2]}: "
-                              f"{outcome.result.ended} ({outcome.result.steps} steps)"))
-            return outcome
+    def match_done(index: int, record: dict[str, Any]) -> None:
+        job = match_jobs[index]
+        progress(one_line(f"{job.solver.name} in {job.maze_key[0]}'s maze size {job.maze_key[1]} "
+                          f"seed {job.maze_key[2]}: {record['ended']} ({record['steps']} steps)"))
 
-        tasks = [(key, solver) for key in maze_keys if mazes[key].maze is not None
-                 for solver in solvers if solver != key[0]]
-        # the longest walks first (bigger mazes), so that -j keeps every worker busy to the end
-        tasks.sort(key=lambda t: -step_limit(t[0][1]))
-        matches = list(pool.map(play, tasks))
+    def log_path(key: tuple[str, int, int], solver: str) -> Path | None:
+        if log_dir is None:
+            return None
+        return log_dir / "matches" / f"{_safe(key[0])}-{key[1]}-{key[2]}--{_safe(solver)}.jsonl"
+
+    match_jobs = [MatchJob(key, mazes[key], by_name[solver], limits, log_path(key, solver), patience,
+                           broken.get((solver, "solver")))
+                  for key in maze_keys if mazes[key].maze is not None for solver in solvers if solver != key[0]]
+    # the longest walks first (bigger mazes), so that every worker stays busy to the end
+    match_jobs.sort(key=lambda job: -step_limit(job.maze_key[1]))
+    matches = [MatchOutcome.from_json(record) for record in grader.map(_match, match_jobs, jobs, match_done)]
     matches.sort(key=lambda m: (m.architect, m.size, m.seed, m.solver))
     return TournamentResult(list(sizes), list(seeds), architects, solvers, mazes, matches)

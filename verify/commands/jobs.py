@@ -1,24 +1,36 @@
 """The jobs of `verify check`: every entry on every case of its contest (or every task of its roles), in parallel.
 
-The work is a flat list of (entry, task) jobs driven by a thread pool: each thread
-only waits on its subprocess, so threads are enough and the programs use the cores.
-Every program is built once, before its tasks start; a program that does not build
-gives each of its tasks that verdict.
+The work is a flat list of (entry, task) jobs handed to the grader's executor
+(:mod:`verify.grading.executor`): threads of this process by default (each only waits
+on its subprocess, so the programs use the cores), or the workers of a cluster. Every
+program is built once, before its tasks start; a program that does not build gives
+each of its tasks that verdict.
+
+A job is plain data (:class:`CaseJob`): where the entry is, the digest of its files,
+which task and the digest of that task's input. In this process it also holds the task
+itself; a worker elsewhere loads the entry from the same path (a shared filesystem) and
+refuses to run when the files or the task it finds differ from the ones loaded here.
+What comes back is the JSON form of the case's result.
 """
 from __future__ import annotations
 
 import fnmatch
+import hashlib
+import json
 import os
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from verify.challenges.contract import BatchTask, InteractiveTask, Task, TestCase
 from verify.entries import Entry, entry_label, load_entry
 from verify.errors import EntryError, InputError, VerifyError
-from verify.grading import Runner, build_failure, grade_batch, grade_interactive
+from verify.files import entry_folder_contents
+from verify.grading import Grader, Runner, build_failure, grade_batch, grade_interactive
 from verify.grading.batch import case_task
+from verify.grading.executor import Executor
 from verify.grading.verdicts import judge_crash
 from verify.results import CaseResult, CheckResult
 from verify.runner import Limits, Program
@@ -121,49 +133,149 @@ def entry_programs(entry: Entry) -> list[Program]:
     return [entry.program] if entry.program is not None else list(entry.challenge.programs(entry.options))
 
 
-def _run_task(runner: Runner, label: str, task: Job, limits: Limits,
-              broken: dict[Program, Verdict]) -> CaseResult:
+def folder_digest(folder: Path) -> str:
+    """The digest of every file of an entry folder (links by where they lead)."""
+    digest = hashlib.sha256()
+    for item, data in entry_folder_contents(folder):
+        name = item.relative.encode("utf-8", "surrogateescape")
+        target = b"->" + item.target.encode("utf-8", "surrogateescape") if item.target is not None else b""
+        digest.update(name + b"\0" + target + data + b"\0")
+    return digest.hexdigest()
+
+
+def task_digest(task: Job) -> str:
+    """What a task runs: its name, and its input and arguments (a batch run) or mode (a match)."""
+    if isinstance(task, Blocked):
+        parts = [task.name, json.dumps(task.verdict.to_dict())]
+    elif isinstance(task, BatchTask):
+        parts = [task.name, hashlib.sha256(task.stdin).hexdigest(), json.dumps(task.args), repr(task.limits)]
+    else:
+        parts = [task.name, str(task.persistent), repr(task.limits), repr(task.step_timeout)]
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+class WorkerMismatch(VerifyError):
+    """A worker found other files than the ones loaded here: nothing it would report counts."""
+
+
+@dataclass(frozen=True)
+class CaseJob:
+    """One (entry, task) job as plain data; ``task`` travels only within this process."""
+
+    label: str
+    folder: Path
+    digest: str                         # folder_digest as loaded here
+    testcases: Path | None              # the test-case folder found here (absolute)
+    patterns: tuple[str, ...]
+    index: int
+    task_digest: str
+    limits: Limits
+    broken: Verdict | None              # the verdict of its program's build, when it failed
+    task: Job | None = field(default=None, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "task": None}     # a worker re-creates it from the folder
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+@lru_cache(maxsize=256)
+def _tasks_at(folder: Path, digest: str, testcases: Path | None, patterns: tuple[str, ...]) -> list[Job]:
+    """The tasks of the entry at ``folder`` as a worker finds it (once per worker and entry)."""
+    try:
+        entry = load_entry(folder)
+        found = folder_digest(entry.folder)
+    except VerifyError as error:
+        raise WorkerMismatch(f"{folder}: {error} (is it on a filesystem the workers share?)") from None
+    if found != digest:
+        raise WorkerMismatch(f"{folder}: the entry's files differ from the ones the check loaded "
+                             "(a filesystem the workers share, unchanged during the check, is needed)")
+    return _entry_tasks(entry, testcases, patterns)
+
+
+def job_task(job: CaseJob) -> Job:
+    """The job's task: its own, or re-created from the entry's folder and checked against its digest."""
+    if job.task is not None:
+        return job.task
+    tasks = _tasks_at(job.folder, job.digest, job.testcases, job.patterns)
+    if job.index >= len(tasks) or task_digest(tasks[job.index]) != job.task_digest:
+        raise WorkerMismatch(f"{job.label}: the cases a worker finds differ from the ones the check loaded "
+                             f"(the test-case folder {job.testcases} must be shared and unchanged)")
+    return tasks[job.index]
+
+
+def _run_task(runner: Runner, label: str, task: Job, limits: Limits, broken: Verdict | None) -> CaseResult:
     if isinstance(task, Blocked):
         return CaseResult(label, task.name, task.verdict)
-    if task.program in broken:
-        return CaseResult(label, task.name, broken[task.program])
+    if broken is not None:
+        return CaseResult(label, task.name, broken)
     if isinstance(task, BatchTask):
         return grade_batch(runner, task, limits, label)
     assert isinstance(task, InteractiveTask)
     return grade_interactive(runner, task, label)
 
 
-def run_checks(runner: Runner, checks: list[EntryCheck], limits: Limits, jobs: int | None = None,
-               on_result: Progress | None = None) -> list[EntryCheck]:
-    """Run every (entry, task) job on `jobs` threads; results keep the tasks' order."""
-    jobs = jobs or os.cpu_count() or 1
-    live = [c for c in checks if c.error is None and c.entry is not None]
-    todo = [(check, index, task) for check in live for index, task in enumerate(check.tasks)]
-    slots: dict[int, list[CaseResult | None]] = {id(c): [None] * len(c.tasks) for c in live}
-    pool = ThreadPoolExecutor(max_workers=jobs)
+def run_case(grader: Grader, job: CaseJob) -> dict[str, Any]:
+    """A job: the case's result, in its JSON form."""
+    task = job_task(job)
     try:
-        # Build first (once per program): the tasks then share the cached artefact.
-        programs = {p for c in live if c.entry is not None for p in entry_programs(c.entry)}
-        builds = {program: pool.submit(build_failure, runner, program) for program in programs}
-        broken = {program: failure for program, future in builds.items()
-                  if (failure := future.result()) is not None}
-        futures: dict[Future[CaseResult], tuple[EntryCheck, int]] = {
-            pool.submit(_run_task, runner, check.label, task, limits, broken): (check, index)
-            for check, index, task in todo}
-        for done, future in enumerate(as_completed(futures), 1):
-            check, index = futures[future]
-            try:
-                result = future.result()
-            except Exception as error:   # a bug of the core in one job: that job's verdict, not a lost check
-                result = CaseResult(check.label, check.tasks[index].name, judge_crash(error))
-            slots[id(check)][index] = result
-            if on_result:
-                on_result(result, done, len(todo))
-    except BaseException:
-        # Ctrl-C: start nothing more; the runs in flight end within their limits.
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+        result = _run_task(grader.runner, job.label, task, job.limits, job.broken)
+    except Exception as error:   # a bug of the core in one job: that job's verdict, not a lost check
+        result = CaseResult(job.label, task.name, judge_crash(error))
+    return result.to_dict()
+
+
+def build_program(grader: Grader, program: Program) -> dict[str, Any] | None:
+    """A job: None when ``program`` builds (cached), else the verdict each of its runs gets."""
+    failure = build_failure(grader.runner, program)
+    return None if failure is None else failure.to_dict()
+
+
+def case_jobs(checks: list[EntryCheck], testcases: Path | None, patterns: Sequence[str],
+              limits: Limits) -> list[CaseJob]:
+    """The jobs of the checks that loaded, in the checks' and tasks' order."""
+    jobs = []
+    for check in checks:
+        entry = check.entry
+        if check.error is not None or entry is None:
+            continue
+        digest = folder_digest(entry.folder)
+        root = default_testcases_root(entry, testcases) if entry.program is not None else None
+        for index, task in enumerate(check.tasks):
+            jobs.append(CaseJob(check.label, entry.folder, digest, root.absolute() if root else None,
+                                tuple(patterns), index, task_digest(task), limits, None, task))
+    return jobs
+
+
+def run_checks(runner: Runner, checks: list[EntryCheck], limits: Limits, jobs: int | None = None,
+               on_result: Progress | None = None, executor: Executor | None = None,
+               testcases: Path | None = None, case_patterns: Sequence[str] = ()) -> list[EntryCheck]:
+    """Run every (entry, task) job, ``jobs`` at once here (default: one per core) or on the
+    executor's workers; results keep the tasks' order. ``testcases`` and ``case_patterns``:
+    as given to :func:`load_checks` (a worker re-creates the tasks with them)."""
+    parallel = jobs or os.cpu_count() or 1
+    grader = Grader(runner, executor)
+    live = [c for c in checks if c.error is None and c.entry is not None]
+    # Build first (once per program): the tasks then share the cached artefact.
+    programs = sorted({p for c in live if c.entry is not None for p in entry_programs(c.entry)}, key=str)
+    builds = grader.map(build_program, programs, parallel)
+    broken = {program: Verdict.from_dict(failure) for program, failure in zip(programs, builds, strict=True)
+              if failure is not None}
+    todo = [replace(job, broken=broken.get(job.task.program) if isinstance(job.task, Task) else None)
+            for job in case_jobs(live, testcases, case_patterns, limits)]
+    places = [(check, index) for check in live for index in range(len(check.tasks))]   # the jobs' order
+    done = 0
+
+    def finished(index: int, record: dict[str, Any]) -> None:
+        nonlocal done
+        done += 1
+        if on_result:
+            on_result(CaseResult.from_dict(record), done, len(todo))
+
+    records = grader.map(run_case, todo, parallel, finished)
     for check in live:
-        check.results = [r for r in slots[id(check)] if r is not None]
+        check.results = []
+    for (check, _), record in zip(places, records, strict=True):
+        check.results.append(CaseResult.from_dict(record))
     return checks

@@ -39,6 +39,10 @@ class Executor(Protocol):
     def workers(self) -> int | None:
         """Workers connected now (None: this machine only)."""
 
+    def isolation(self, here: str) -> str | None:
+        """The isolation the jobs ran under, as a cache key names it (``here``: this process's);
+        None when the workers' differ (nothing is then cached under one name)."""
+
 
 class LocalExecutor:
     """Threads of this process: each job mostly waits on its program, so threads keep the cores busy."""
@@ -65,4 +69,7 @@ class LocalExecutor:
 
     def workers(self) -> int | None:
         return None
+
+    def isolation(self, here: str) -> str | None:
+        return here
 

@@ -12,6 +12,7 @@ from verify.commands.progress import Progress
 from verify.entries import find_entries
 from verify.files import make_output_folder, write_output
 from verify.grading import Runner
+from verify.grading.executor import Executor
 from verify.reports.checks import check_report
 from verify.runner import Limits, cache_root
 
@@ -20,11 +21,13 @@ def results_cache() -> ResultCache:
     return ResultCache(cache_root() / "results")
 
 
-def run_with_progress(runner: Runner, checks: list[EntryCheck], limits: Limits,
-                      jobs: int | None) -> list[EntryCheck]:
-    progress = Progress()
+def run_with_progress(runner: Runner, checks: list[EntryCheck], limits: Limits, jobs: int | None,
+                      executor: Executor | None = None, testcases: Path | None = None,
+                      cases: Sequence[str] = ()) -> list[EntryCheck]:
+    progress = Progress(workers=executor.workers if executor is not None else None)
     try:
-        return run_checks(runner, checks, limits, jobs, on_result=progress)
+        return run_checks(runner, checks, limits, jobs, on_result=progress, executor=executor,
+                          testcases=testcases, case_patterns=cases)
     finally:
         progress.close()
 
@@ -40,22 +43,24 @@ def changed_entries(paths: Sequence[Path], ref: str) -> list[Path]:
 def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, testcases: Path | None,
           limits: Limits, cases: Sequence[str] = (), writes: Sequence[tuple[str, Path]] = (),
           results_dir: Path | None = None, failures_only: bool = False, compact: bool = False,
-          width: int | None = None, colour: bool = False) -> tuple[str, int]:
+          width: int | None = None, colour: bool = False, executor: Executor | None = None) -> tuple[str, int]:
     """The report, and the exit code: 0 when every case of every entry is accepted.
 
     ``writes``: (format, path) pairs, more reports written to files (in the formats machines
     read). ``results_dir``: each whole check is also stored there (a shard for ``verify
     results merge`` / ``rank --results``). ``failures_only``, ``compact``, ``width``, ``colour``:
-    how the printed report looks (:func:`verify.reports.checks.check_report`)."""
+    how the printed report looks (:func:`verify.reports.checks.check_report`). ``executor``: where
+    the runs go (None: threads here; a cluster: see docs/cluster.md)."""
     bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     if results_dir is not None:
         make_output_folder(results_dir, "results")
     checks = load_checks(paths, testcases, cases)
-    run_with_progress(runner, checks, limits, jobs)
-    if not cases:                  # a whole check is what `verify rank` needs: keep it for rank
+    run_with_progress(runner, checks, limits, jobs, executor, testcases, cases)
+    isolation = runner.isolation if executor is None else executor.isolation(runner.isolation)
+    if not cases and isolation is not None:     # a whole check is what `verify rank` needs: keep it for rank
         stores = [results_cache()] + ([ResultCache(results_dir)] if results_dir is not None else [])
         for entry_check in checks:
-            key = check_key(entry_check, limits, runner.isolation)
+            key = check_key(entry_check, limits, isolation)
             if key is not None:
                 for store in stores:
                     store.store(key, entry_check)

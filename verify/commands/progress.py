@@ -1,10 +1,12 @@
 """Progress of a check on stderr, only when stderr is a terminal: cases done of all, the time
-elapsed, an estimate of the time left, and the last case finished. It erases itself at the end.
+elapsed, an estimate of the time left, the workers connected (on a cluster), and the last case
+finished. It erases itself at the end.
 
 rich draws it; it is imported only when there is a terminal to draw on (``verify.cli`` stays light)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import IO, Any
 
 from verify.report_escape import one_line
@@ -21,8 +23,9 @@ def _is_terminal(stream: IO[str]) -> bool:
 class Progress:
     """The ``on_result`` callback of :func:`verify.commands.jobs.run_checks`; ``close()`` when done."""
 
-    def __init__(self, stream: IO[str] | None = None) -> None:
+    def __init__(self, stream: IO[str] | None = None, workers: Callable[[], int | None] | None = None) -> None:
         self.stream = sys.stderr if stream is None else stream
+        self.workers = workers
         self.enabled = _is_terminal(self.stream)
         self._bar: Any = None
         self._task: Any = None
@@ -47,6 +50,9 @@ class Progress:
             return
         mark = "ok" if result.passed else result.verdict.status.short
         last = one_line(f"{result.entry} {result.case}: {mark}")
+        connected = self.workers() if self.workers is not None else None
+        if connected is not None:
+            last = f"{connected} workers · {last}"
         self._bar.update(self._task, completed=done, total=total, description=last[:60], refresh=True)
 
     def close(self) -> None:

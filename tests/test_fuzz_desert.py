@@ -1,0 +1,113 @@
+"""Fuzzing desert entries: the maps generated, the shrink steps, and flawed entries found and shrunk."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.challenges.desert import fuzzing
+from verify.challenges.desert.map import DesertMap
+from verify.entries import load_entry
+from verify.fuzz import fuzz, target_for
+from verify.grading import LocalRunner
+from verify.runner import Limits
+
+FLAWED = Path(__file__).parent / "fixtures" / "flawed"
+LIMITS = Limits(wall_time=10, cpu_time=10)
+
+
+def maps(count: int, budget: fuzzing.DesertBudget = fuzzing.DesertBudget()) -> list[DesertMap]:
+    return [fuzzing.random_input(random.Random(f"t{i}"), budget) for i in range(count)]
+
+
+def test_generated_maps_are_valid_and_within_the_budget():
+    budget = fuzzing.DesertBudget(max_side=7, max_distance=5)
+    for desert in maps(400, budget):
+        assert DesertMap.parse(desert.text()) == desert
+        assert desert.width <= 7 and desert.height <= 7 and 1 <= desert.distance <= 5
+
+
+def test_generation_covers_every_shape_placement_and_density():
+    found = maps(600)
+    assert any(d.height == 1 for d in found) and any(d.width == 1 for d in found)
+    assert any(d.width > d.height > 1 for d in found) and any(d.height > d.width > 1 for d in found)
+    assert any(d.width == d.height for d in found)
+    assert any(d.distance == 1 for d in found) and any(d.distance == 10 for d in found)
+    corners = [d for d in found if d.start[0] in (0, d.height - 1) and d.start[1] in (0, d.width - 1)]
+    assert len(corners) > 100 and any(d.start[0] not in (0, d.height - 1) for d in found)
+    tiles = [sum(1 for row in d.water for u in row if u) for d in found]
+    assert 0 in tiles and any(t == d.width * d.height - 2 for t, d in zip(tiles, found, strict=True))
+    # 8s and 9s next to S, where a careless drop breaks the cap
+    assert any(d.water[r][c] >= 8 for d in found for r, c in fuzzing._around(d.start) if d.contains(r, c))
+
+
+def test_generation_is_deterministic_for_the_seed():
+    assert maps(30) == maps(30)
+
+
+def area(desert: DesertMap) -> tuple[int, int, int]:
+    units = sum(u for row in desert.water for u in row)
+    return desert.width * desert.height, desert.distance, units
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6))
+def test_every_shrink_step_is_a_valid_and_smaller_map(seed):
+    desert = fuzzing.random_input(random.Random(seed))
+    for variant in fuzzing.shrink_steps(desert):
+        assert DesertMap.parse(variant.text()) == variant
+        assert area(variant) < area(desert) or (area(variant)[0] == area(desert)[0] and area(variant) != area(desert))
+        assert all(v <= 9 for row in variant.water for v in row)
+
+
+def test_the_failure_class_names_the_rule_broken():
+    from verify.verdict import Status, Verdict
+    assert fuzzing.failure_kind(Verdict(Status.WRONG, "x", stats={"failure": "IllegalTurnError",
+                                                                   "rule": "TileOverNine"})) == "wrong: TileOverNine"
+    assert fuzzing.failure_kind(Verdict(Status.TIME_LIMIT, "slow")) == "time limit"
+    assert fuzzing.kind_slug("wrong: TileOverNine") == "tile-over-nine"
+    assert fuzzing.kind_slug("time limit") == "time-limit"
+
+
+def found(fixture: str, runs: int = 200):
+    target = target_for(load_entry(FLAWED / fixture), LocalRunner(), LIMITS)
+    result = fuzz(target, seed=0, runs=runs, jobs=2)
+    assert result.finding is not None, f"{fixture} survived {runs} inputs"
+    return result.finding
+
+
+def test_an_entry_that_ignores_the_tile_cap_is_shrunk_to_one_tile_of_7_beside_s():
+    finding = found("desert-tile-cap")
+    desert = finding.minimal
+    assert finding.kind == "wrong: TileOverNine"
+    # the first cache (a distance above 5) on a tile of 7, the least that 3 more units push over 9
+    assert desert.distance == 6 and fuzzing.size(desert)["water tiles"] == 1 and fuzzing.size(desert)["units"] == 7
+    assert desert.width * desert.height <= 15
+    tile = next((r, c) for r in range(desert.height) for c in range(desert.width) if desert.water[r][c])
+    assert abs(tile[0] - desert.start[0]) + abs(tile[1] - desert.start[1]) == 1
+
+
+def test_an_entry_that_repeats_a_death_is_shrunk_to_a_three_square_line():
+    finding = found("desert-repeated-death")
+    assert finding.kind == "wrong: RepeatedDeath"
+    desert = finding.minimal
+    assert sorted((desert.width, desert.height)) == [1, 3] and fuzzing.size(desert)["units"] == 0
+
+
+def test_an_entry_that_fails_on_one_row_maps_is_shrunk_to_se():
+    finding = found("desert-one-row")
+    assert finding.kind == "runtime error" and finding.minimal.text() in ("SE\n", "ES\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["reference", "python-golf", "javascript", "perl-deaths", "awk", "tcl",
+                                   "perl-golf", "recursive-c"])
+def test_the_bundled_entries_survive_200_maps(entry):
+    root = Path(__file__).parent.parent / "submissions" / "desert"
+    target = target_for(load_entry(root / entry), LocalRunner(), LIMITS)
+    result = fuzz(target, seed=0, runs=200, jobs=2)
+    assert result.finding is None, (result.finding.kind, target.show(result.finding.minimal),
+                                    result.finding.verdict.summary())

@@ -26,6 +26,7 @@ CORE_COMMANDS = {
     "speed": "verify.cli.speed:speed",
     "cache": "verify.cli.cache:cache",
     "results": "verify.cli.results:results",
+    "fuzz": "verify.cli.fuzz:fuzz",
 }
 CONTEST_GROUPS = {
     "judge": "Judge a saved output offline (no program is run).",

@@ -6,10 +6,9 @@ kernel and the judge on the exact path alone must return identical verdicts.
 """
 from __future__ import annotations
 
-import ast
 import random
+import re
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,20 +18,18 @@ from verify import Status
 from verify.challenges.desert import engine, rules
 from verify.challenges.desert.engine import DROP, FILL, PICK, Crossing, IllegalTurn, OffGrid, Outcome, Turn
 from verify.challenges.desert.judge import DesertJudge, judge_bytes
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import LRUD_XY, NOTATIONS, STANDARD, Notation
-
-# the fast path needs the `fast` extra (numpy, numba): without it, nothing here applies
-np = pytest.importorskip("numpy", reason="the `fast` extra is not installed: pip install -e '.[fast]'")
-from verify.challenges.desert.kernel import (  # noqa: E402
-    KERNEL_SOURCES,
+from verify.challenges.desert.kernel import (
+    Digest,
     FastTranscript,
+    Params,
     RollingRoute,
+    State,
+    byte_view,
     compiled_replay,
     fold,
     turn_code,
 )
-from verify.challenges.desert.kernel_tables import (  # noqa: E402
+from verify.challenges.desert.kernel_tables import (
     P_END,
     P_HEIGHT,
     P_START,
@@ -46,12 +43,13 @@ from verify.challenges.desert.kernel_tables import (  # noqa: E402
     S_DRAWN,
     S_POSITION,
     S_TURNS,
-    STATE_COUNT,
     T_DIRECTION,
     compile_notation,
 )
+from verify.challenges.desert.map import DesertMap
+from verify.challenges.desert.notation import LRUD_XY, NOTATIONS, STANDARD, Notation
 
-pytestmark = pytest.mark.skipif(compiled_replay() is None, reason="no compiled kernel (numba missing)")
+pytestmark = pytest.mark.skipif(compiled_replay() is None, reason="no compiled kernel (no C compiler)")
 
 DECLARED = Notation.from_table("declared", {
     "directions": {"n": "U", "s": "D", "w": "L", "e": "R"},
@@ -271,35 +269,45 @@ def test_a_notation_the_kernel_cannot_read_is_judged_on_the_exact_path():
 
 # ---------------------------------------------------------------- one source of the rules
 
+def header_values() -> dict[str, str]:
+    from verify.challenges.desert.kernel_build import constants_header
+    header = constants_header()
+    values = dict(re.findall(r"^#define (\w+) (.+)$", header, re.M))
+    values.update(re.findall(r"^static const int64_t (\w+)\[\d+\] = \{([^}]*)\};", header, re.M))
+    return values
+
+
 def test_the_kernel_is_compiled_with_the_engines_rules():
-    from verify.challenges.desert import kernel_jit
+    values = header_values()
     assert (engine.CAPACITY, engine.TILE_LIMIT, engine.START_WATER, engine.DELTAS) == \
         (rules.CAPACITY, rules.TILE_LIMIT, rules.START_WATER, rules.DELTAS)
-    assert (kernel_jit.CAPACITY, kernel_jit.TILE_LIMIT) == (engine.CAPACITY, engine.TILE_LIMIT)
-    steps = [(int(r), int(c)) for r, c in zip(kernel_jit.DIRECTION_ROWS, kernel_jit.DIRECTION_COLS, strict=True)]
-    directions = compile_notation(STANDARD).tables[T_DIRECTION]
+    assert (int(values["CAPACITY"]), int(values["TILE_LIMIT"])) == (engine.CAPACITY, engine.TILE_LIMIT)
+    rows = [int(v) for v in values["DIRECTION_ROWS"].split(",")]
+    cols = [int(v) for v in values["DIRECTION_COLS"].split(",")]
+    directions = compile_notation(STANDARD).row(T_DIRECTION)
     for name, step in engine.DELTAS.items():
-        code = int(directions[ord(name)])          # how the tables code the letter: 1 + its index
-        assert steps[code - 1] == step, name
+        code = directions[ord(name)]          # how the tables code the letter: 1 + its index
+        assert (rows[code - 1], cols[code - 1]) == step, name
 
 
-def test_the_compiled_module_is_named_after_every_source_of_its_constants():
-    """kernel_jit takes each constant from a module whose source names the compiled module, and
-    from the module that defines it (so that changing a rule's number rebuilds the module)."""
-    folder = Path(rules.__file__).parent
-    tree = ast.parse((folder / "kernel_jit.py").read_text())
-    imported = [node for node in tree.body if isinstance(node, ast.ImportFrom)
-                and (node.module or "").startswith("verify.")]
-    assert imported
-    for node in imported:
-        source = node.module.rsplit(".", 1)[1] + ".py"
-        assert source in KERNEL_SOURCES, node.module
-        defining = ast.parse((folder / source).read_text())
-        defined = {target.id for statement in defining.body if isinstance(statement, (ast.Assign, ast.AnnAssign))
-                   for target in ast.walk(statement) if isinstance(target, ast.Name)
-                   and isinstance(target.ctx, ast.Store)}
-        for alias in node.names:
-            assert alias.name in defined, f"{alias.name} is not defined in {source}"
+def test_every_constant_of_the_c_loop_comes_from_the_header():
+    """kernel.c writes no rule's number itself: each upper-case name it uses is in the header
+    that kernel_build writes from rules.py and kernel_tables.py (or is the C file's own NEWLINE)."""
+    from verify.challenges.desert import kernel_build
+    source = kernel_build.SOURCE.read_text()
+    code = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
+    used = set(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", code)) - {"NEWLINE"}
+    assert used and used <= set(header_values()), used - set(header_values())
+
+
+def test_a_changed_rule_or_loop_builds_another_library(monkeypatch):
+    from verify.challenges.desert import kernel_build
+    before = kernel_build.library_folder("/usr/bin/cc")
+    monkeypatch.setattr(rules, "CAPACITY", rules.CAPACITY + 1)
+    assert kernel_build.library_folder("/usr/bin/cc") != before
+    monkeypatch.undo()
+    assert kernel_build.library_folder("/usr/bin/cc") == before
+    assert kernel_build.library_folder("/usr/bin/clang") != before
 
 
 LETTERS = {"U": "n", "D": "s", "L": "w", "R": "e"}       # DECLARED's letters
@@ -409,30 +417,66 @@ def replay_from_start(replay, desert: DesertMap, output: bytes, notation: Notati
     """One call of a compiled loop on ``output`` from the start of an attempt: (stop reason,
     state, digest, water, visited), as lists."""
     compiled = compile_notation(notation)
-    state = np.zeros(STATE_COUNT, dtype=np.int64)
+    state = State()
     start = Crossing(desert)
     state[S_POSITION] = start.row * desert.width + start.col
     state[S_CARRIED], state[S_DRAWN] = start.carried, start.drawn
-    digest = np.zeros(2, dtype=np.uint64)
-    water = np.frombuffer(bytearray(start.water), dtype=np.uint8)
-    visited = np.frombuffer(bytearray(start.visited), dtype=np.uint8)
-    params = compiled.params.copy()
+    digest = Digest()
+    water, visited = bytearray(start.water), bytearray(start.visited)
+    params = list(compiled.params)
     params[P_WIDTH], params[P_HEIGHT] = desert.width, desert.height
     params[P_START] = desert.start[0] * desert.width + desert.start[1]
     params[P_END] = desert.end[0] * desert.width + desert.end[1]
-    reason = replay(np.frombuffer(output, dtype=np.uint8), 0, len(output), True,
-                    np.ascontiguousarray(compiled.tables.reshape(-1)), params, water, visited, state, digest)
-    return reason, state.tolist(), digest.tolist(), water.tolist(), visited.tolist()
+    reason = replay(output, 0, len(output), True, compiled.tables, Params(*params),
+                    byte_view(water), byte_view(visited), state, digest)
+    return reason, state[:], digest[:], list(water), list(visited)
 
 
-def test_the_jit_fallback_plays_like_the_ahead_of_time_module():
-    from verify.challenges.desert import kernel_jit
+def test_the_loop_stops_just_after_a_dying_turn():
     desert = DesertMap.parse("S.3......\n.........\n........E\n")
     output = b"R+0\nR+2\nL-1\nR+0\nR+0\nD+0\nU+0\nD+1\n" * 3
-    results = [replay_from_start(replay, desert, output) for replay in (compiled_replay(), kernel_jit.jit())]
-    assert results[0] == results[1]
-    reason, state = results[0][:2]
+    reason, state = replay_from_start(compiled_replay(), desert, output)[:2]
     assert reason == R_DEATH and state[S_TURNS] == 6      # stops after the dying 6th turn (D+0)
+
+
+def test_a_library_changed_behind_verifys_back_is_rebuilt_not_loaded(tmp_path, monkeypatch):
+    from verify.challenges.desert import kernel_build
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path))
+    library = kernel_build.build_library()
+    assert library is not None and library.is_relative_to(tmp_path)
+    built = library.read_bytes()
+    library.chmod(0o644)
+    library.write_bytes(built[:-1] + bytes([built[-1] ^ 1]))     # one bit flipped
+    assert kernel_build.build_library() == library
+    assert library.read_bytes() == built
+
+
+def test_nothing_is_written_inside_the_package(tmp_path, monkeypatch):
+    from verify.challenges.desert import kernel_build
+    folder = kernel_build.SOURCE.parent
+
+    def files() -> list[str]:           # all but Python's own bytecode
+        return sorted(str(path) for path in folder.rglob("*") if path.suffix != ".pyc")
+
+    before = files()
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path))
+    assert kernel_build.build_library() is not None
+    assert files() == before
+
+
+def test_without_a_c_compiler_the_exact_path_judges(tmp_path, monkeypatch):
+    from verify.challenges.desert import kernel, kernel_build
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path))
+    monkeypatch.setattr(kernel_build, "compiler_path", lambda: None)
+    kernel.compiled_replay.cache_clear()
+    try:
+        judge_ = DesertJudge(DesertMap.parse("S..E\n"))
+        assert not isinstance(judge_.transcript, FastTranscript)
+        judge_.feed(b"R+0\nR+0\nR+0\nS##E\n")
+        assert judge_.finish().accepted
+        assert not (tmp_path / kernel_build.FOLDER).exists()
+    finally:
+        kernel.compiled_replay.cache_clear()
 
 
 def test_without_a_kernel_the_exact_path_judges(monkeypatch):

@@ -8,8 +8,8 @@ judge's time (a) kernel on the saved output file, (b) kernel on the entry's pipe
 synchronously and, as the challenge judges a run, on a worker thread (``ConcurrentJudge``),
 (c) ``verify.judging.judge_run`` (runner + sandbox + judge, what ``verify check`` does per
 case), and once per size the ``verify check`` command itself, turns per second of
-replay (of the whole judge, and of the compiled loop by itself), and the judge's peak memory (max RSS of the judging child process, which holds
-numpy; its baseline before reading any output is printed too).
+replay (of the whole judge, and of the compiled loop by itself), and the judge's peak memory (max RSS of the judging child process;
+its baseline before reading any output is printed too).
 
 Every measurement runs in a fresh child process (best of --repeat). Usage:
 
@@ -130,45 +130,12 @@ def child_judge_run(map_path: str) -> dict:
 def child_loop(map_path: str, output_path: str) -> dict:
     """The compiled loop alone over the whole saved output (one call per 64 KiB), in CPU time:
     what the kernel costs without any of the judge's Python work around it."""
-    import numpy as np
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_desert_loop import c_loop
 
-    from verify.challenges.desert.kernel import STATE_COUNT, compiled_replay
-    from verify.challenges.desert.kernel_tables import P_END, P_HEIGHT, P_START, P_WIDTH, compile_notation
     from verify.challenges.desert.map import DesertMap
-    from verify.challenges.desert.notation import STANDARD
     desert = DesertMap.parse(Path(map_path).read_bytes())
-    compiled = compile_notation(STANDARD)
-    replay = compiled_replay()
-    tables = np.ascontiguousarray(compiled.tables.reshape(-1))
-    params = compiled.params.copy()
-    params[P_WIDTH], params[P_HEIGHT] = desert.width, desert.height
-    params[P_START] = desert.start[0] * desert.width + desert.start[1]
-    params[P_END] = desert.end[0] * desert.width + desert.end[1]
-    output = np.frombuffer(Path(output_path).read_bytes(), dtype=np.uint8)
-    turns, spent = 0, 0.0
-    position = 0
-    while position < len(output):           # attempt by attempt: restart after each map block
-        water = np.frombuffer(bytearray(desert.flat_water()), dtype=np.uint8)
-        visited = np.zeros(desert.width * desert.height, dtype=np.uint8)
-        state = np.zeros(STATE_COUNT, dtype=np.int64)
-        state[0], state[1] = params[P_START], 5
-        digest = np.zeros(2, dtype=np.uint64)
-        begun = time.process_time()
-        while position < len(output):
-            stop = min(len(output), position + CHUNK)
-            reason = replay(output, position, stop, stop == len(output), tables, params,
-                            water, visited, state, digest)
-            position = int(state[4])
-            if reason != 0:
-                break
-        spent += time.process_time() - begun
-        turns += int(state[2])
-        # skip to the end of the stopping line (a death or the win), then the map block
-        rows = desert.height + (0 if output[position - 1] == 10 else 1)
-        for _ in range(rows):
-            position = bytes(output[position:position + 4096]).find(b"\n") + position + 1
-        if reason not in (4, 5):
-            break
+    spent, turns, _ = c_loop(desert, Path(output_path).read_bytes())
     return {"time": spent, "turns": turns}
 
 

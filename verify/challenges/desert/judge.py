@@ -1,10 +1,6 @@
 """The offline/streaming judge of one desert output: a :class:`verify.challenges.contract.StreamJudge`."""
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from typing import Any
-
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import STANDARD, Notation
 from verify.challenges.desert.transcript import Transcript, TranscriptError
@@ -64,38 +60,13 @@ class DesertJudge:
         return verdict
 
 
-OPTIONAL = ("numpy", "numba")     # the `fast` extra: `pip install 'verify[fast]'`
-_FAST_UNKNOWN: Any = object()
-_fast_maker: Any = _FAST_UNKNOWN
-_fast_lock = threading.Lock()
-
-
-def _fast_transcript_maker() -> Callable[..., Transcript] | None:
-    """The kernel's ``make_transcript``, or None without numpy (the ``fast`` extra). Imported
-    once, under a lock: judges run on several threads, and a second thread must not see the
-    kernel module half imported while the first finds numpy missing."""
-    global _fast_maker
-    with _fast_lock:
-        if _fast_maker is _FAST_UNKNOWN:
-            try:
-                from verify.challenges.desert.kernel import make_transcript  # numpy: only once judging
-            except ModuleNotFoundError as missing:
-                if (missing.name or "").partition(".")[0] not in OPTIONAL:
-                    raise
-                _fast_maker = None
-            else:
-                _fast_maker = make_transcript
-        maker: Callable[..., Transcript] | None = _fast_maker
-        return maker
-
-
 def _transcript(desert: DesertMap, notation: Notation, order: str, deaths: str, fast: bool) -> Transcript:
     """The fast path: a compiled kernel replays the bulk of the turns when it can read the
-    notation; ``fast=False``, or without numpy and numba installed (the ``fast`` extra), the
-    exact path alone (the same verdicts, more slowly)."""
-    maker = _fast_transcript_maker() if fast else None
-    if maker is not None:
-        return maker(desert, notation, order, deaths, fast=True)
+    notation; ``fast=False``, or without a C compiler to build the kernel, the exact path
+    alone (the same verdicts, more slowly)."""
+    if fast:
+        from verify.challenges.desert.kernel import make_transcript  # ctypes: only once judging
+        return make_transcript(desert, notation, order, deaths, fast=True)
     return Transcript(desert, notation, order, deaths)
 
 

@@ -3,9 +3,9 @@
 :class:`FastTranscript` is the core's :class:`Transcript` (one reading loop for both
 paths) with its seam ``_play_turns`` replaced: where the exact path tokenises a run of
 moves and plays it through :meth:`Crossing.play`, it first lets the kernel
-(:mod:`kernel_jit`) replay that run straight from the bytes, into the same
-:class:`Crossing` (the kernel works on numpy views of its water and visited bytearrays
-and writes its scalars back). The kernel plays legal turns that do not reach
+(``kernel.c``) replay that run straight from the bytes, into the same
+:class:`Crossing` (the kernel writes into its water and visited bytearrays in place and
+hands back its scalars). The kernel plays legal turns that do not reach
 E (a dying turn too: the attempt is then marked dead, as the engine does) and stops before
 any other token (illegal, winning, unusual, a map row); the exact path then reads from
 there, for one line at most, and hands back. So every verdict and message comes from the
@@ -20,32 +20,21 @@ value, so it is never missed; two different routes collide with probability abou
 per pair (for output not crafted against these constants, and a collision could only
 reject an honest entry, never let a repeat through).
 
-Loading. numba takes ~1.5 s to import and to load even cached machine code, more than a
-whole run of a fast entry. So the loop is compiled once, ahead of time, into a small
-extension module kept next to this file in ``__pycache__`` (or in ``~/.cache/verify``),
-named after a hash of the sources it is compiled from (:data:`KERNEL_SOURCES`: the loop,
-the shared layout and the rules' numbers), which imports in a millisecond without numba;
-when that cannot be built, numba's just-in-time compiler is used (``cache=True``), and
-without numba the exact path alone. numpy and numba are the optional ``fast`` extra
-(``pip install 'verify[fast]'``): without numpy this module is not imported at all
-(:mod:`judge` judges on the exact path).
-Nothing is imported before a desert output is judged: ``verify --help`` stays fast.
+Loading. The loop is plain C, compiled once into verify's cache with the system C
+compiler (:mod:`kernel_build`, about a second) and loaded with ctypes, which releases the
+GIL for each call: the loop replays while the runner's thread reads the next chunk.
+Without a C compiler (or with ``VERIFY_DESERT_KERNEL=0``) the exact path judges alone,
+with the same verdicts, more slowly. Nothing is loaded before a desert output is judged:
+``verify --help`` stays fast.
 """
 from __future__ import annotations
 
-import hashlib
-import importlib.machinery
-import importlib.util
+import ctypes
 import os
-import sys
-import tempfile
 import threading
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from verify.challenges.desert.engine import Crossing, Outcome, Turn
 from verify.challenges.desert.kernel_tables import (
@@ -59,6 +48,7 @@ from verify.challenges.desert.kernel_tables import (
     P_ROUTE_SQUARES,
     P_START,
     P_WIDTH,
+    PARAM_COUNT,
     R_CHUNK_END,
     R_DEATH,
     REASONS,
@@ -82,89 +72,50 @@ from verify.challenges.desert.transcript import MAP_ROW_BYTES, Transcript
 
 MASK = (1 << 64) - 1
 
-# what the compiled loop is built from: the name of its module hashes these files of this folder
-KERNEL_SOURCES = ("kernel_jit.py", "kernel_tables.py", "rules.py")
+ENVIRONMENT_SWITCH = "VERIFY_DESERT_KERNEL"   # "0": exact path only
 
-ENVIRONMENT_SWITCH = "VERIFY_DESERT_KERNEL"   # "0": exact path only; "jit": skip the ahead-of-time module
+Params = ctypes.c_int64 * PARAM_COUNT
+State = ctypes.c_int64 * STATE_COUNT
+Digest = ctypes.c_uint64 * 2
+_BYTES = ctypes.POINTER(ctypes.c_ubyte)
+_INT64S = ctypes.POINTER(ctypes.c_int64)
+# desert_replay(buf, start, end, final, tables, params, water, visited, state, digest) -> stop reason
+REPLAY_ARGUMENTS = (ctypes.c_char_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_char_p,
+                    _INT64S, _BYTES, _BYTES, _INT64S, ctypes.POINTER(ctypes.c_uint64))
+
+
+def byte_view(array: bytearray) -> Any:
+    """A ctypes view of ``array`` (no copy): the loop writes into it in place."""
+    return (ctypes.c_ubyte * len(array)).from_buffer(array)
 
 
 # ---------------------------------------------------------------- loading the compiled loop
 
-def _cache_directories() -> list[Path]:
-    home = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "verify"
-    return [Path(__file__).with_name("__pycache__"), home]
-
-
-def _module_name() -> str:
-    digest = hashlib.sha256()
-    for name in KERNEL_SOURCES:
-        digest.update(Path(__file__).with_name(name).read_bytes())
-    digest.update(sys.version.encode())
-    return f"desert_kernel_{digest.hexdigest()[:16]}"
-
-
-def _import_extension(path: Path, name: str) -> Any:
-    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
-    spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
-    if spec is None:
-        raise ImportError(f"{path} cannot be loaded as an extension module")
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-def _ahead_of_time() -> Callable | None:
-    """The extension module's ``replay``: imported if built, else built (once) and imported."""
-    name = _module_name()
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    for directory in _cache_directories():
-        path = directory / (name + suffix)
-        if path.exists():
-            try:
-                return _import_extension(path, name).replay
-            except ImportError:
-                continue
-    for directory in _cache_directories():
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=directory) as scratch:
-                from verify.challenges.desert import kernel_jit
-                kernel_jit.build_ahead_of_time(name, scratch)
-                built = next(Path(scratch).glob(name + "*"))
-                target = directory / (name + suffix)
-                os.replace(built, target)     # atomic: concurrent builders agree
-            for stale in directory.glob("desert_kernel_*"):
-                if stale.name != target.name:   # built from an older kernel_jit.py
-                    stale.unlink(missing_ok=True)
-            return _import_extension(target, name).replay
-        except Exception:   # no compiler, read-only folder...: try the next place, then the JIT
-            continue
-    return None
-
-
-_LOADING = threading.Lock()      # judges built in parallel threads build the module once
+_LOADING = threading.Lock()      # judges built in parallel threads build the library once
 
 
 @cache
-def compiled_replay() -> Callable | None:
-    """The compiled loop, or None when there is none (the exact path judges alone)."""
+def compiled_replay() -> Callable[..., int] | None:
+    """The compiled loop (``desert_replay`` of kernel.c, through ctypes), or None when there
+    is none (the exact path judges alone)."""
     with _LOADING:
         return _load()
 
 
-def _load() -> Callable | None:
-    mode = os.environ.get(ENVIRONMENT_SWITCH, "")
-    if mode == "0":
+def _load() -> Callable[..., int] | None:
+    if os.environ.get(ENVIRONMENT_SWITCH, "") == "0":
         return None
-    if mode != "jit":
-        replay = _ahead_of_time()
-        if replay is not None:
-            return replay
+    from verify.challenges.desert.kernel_build import build_library
+    library = build_library()
+    if library is None:
+        return None
     try:
-        from verify.challenges.desert import kernel_jit
-        return kernel_jit.jit()
-    except Exception:
+        replay = ctypes.CDLL(str(library)).desert_replay
+    except (OSError, AttributeError):
         return None
+    replay.argtypes = REPLAY_ARGUMENTS
+    replay.restype = ctypes.c_int64
+    return replay
 
 
 # ---------------------------------------------------------------- route identity
@@ -240,16 +191,16 @@ class FastTranscript(Transcript):
                  replay: Callable, order: str = "moves-first", deaths: str = "turns"):
         super().__init__(desert, notation, order, deaths)
         self._replay = replay
-        self._tables = np.ascontiguousarray(compiled.tables.reshape(-1))
-        params = compiled.params.copy()
+        self._tables = compiled.tables
+        params = list(compiled.params)
         params[P_ROUTE_SQUARES] = int(deaths == "squares")
         params[P_WIDTH], params[P_HEIGHT] = desert.width, desert.height
         params[P_START] = desert.start[0] * desert.width + desert.start[1]
         params[P_END] = desert.end[0] * desert.width + desert.end[1]
-        self._params = params
-        self._state = np.zeros(STATE_COUNT, dtype=np.int64)
-        self._digest = np.zeros(2, dtype=np.uint64)
-        self._views: tuple[Any, np.ndarray, np.ndarray] | None = None
+        self._params = Params(*params)
+        self._state = State()
+        self._digest = Digest()
+        self._views: tuple[Crossing, Any, Any] | None = None
         self.kernel_turns = 0       # turns the kernel played (a statistic)
         self.stops = [0] * len(REASONS)
 
@@ -264,13 +215,12 @@ class FastTranscript(Transcript):
         up to the first token it refuses (illegal, winning, unusual, not a turn: a map row
         among them) or just after a dying turn; the core's tokenizer reads from there to the
         end of that line (every verdict is the exact engine's), and the kernel goes on."""
-        buffer = np.frombuffer(data, dtype=np.uint8)
         refused = -1                # where the kernel last stopped short: the core reads from there
         while pos < end:
             if self._column == 0 and data[pos] in MAP_ROW_BYTES:
                 return pos          # the reading loop reads map rows
             if game.outcome is Outcome.ALIVE and pos != refused:
-                reason, pos = self._kernel(game, buffer, pos, end, final)
+                reason, pos = self._kernel(game, data, pos, end, final)
                 if reason == R_CHUNK_END:
                     return pos      # all read, or a token cut by the end of the chunk
                 refused = pos
@@ -283,20 +233,19 @@ class FastTranscript(Transcript):
             pos = read
         return pos
 
-    def _kernel(self, game: Crossing, buffer: np.ndarray, pos: int, end: int, final: bool) -> tuple[int, int]:
+    def _kernel(self, game: Crossing, data: bytes, pos: int, end: int, final: bool) -> tuple[int, int]:
         """One call of the compiled loop from ``pos``: returns (stop reason, where it stopped),
         with the game, the route, ``_line`` and ``_column`` brought up to there."""
         views = self._views
         if views is None or views[0] is not game:
-            views = self._views = (game, np.frombuffer(game.water, dtype=np.uint8),
-                                   np.frombuffer(game.visited, dtype=np.uint8))
+            views = self._views = (game, byte_view(game.water), byte_view(game.visited))
         state, digest = self._state, self._digest
         state[S_POSITION] = game.row * self.map.width + game.col
         state[S_CARRIED], state[S_TURNS], state[S_DRAWN] = game.carried, game.turns, game.drawn
-        digest[:] = self._route.value
-        reason = self._replay(buffer, pos, end, final, self._tables, self._params,
+        digest[0], digest[1] = self._route.value
+        reason = self._replay(bytes(data), pos, end, final, self._tables, self._params,
                               views[1], views[2], state, digest)
-        values = state.tolist()
+        values = state[:]
         position, carried, turns, drawn = values[S_POSITION], values[S_CARRIED], values[S_TURNS], values[S_DRAWN]
         stopped, newlines, line_start = values[S_STOP], values[S_NEWLINES], values[S_LINE_START]
         if newlines:                    # counted by the loop: no second pass over its bytes
@@ -311,7 +260,7 @@ class FastTranscript(Transcript):
             game.turns = turns
             game.consumed += played
             game.drawn = drawn
-            self._route.value = tuple(digest.tolist())
+            self._route.value = (digest[0], digest[1])
             self.kernel_turns += played
             if reason == R_DEATH:           # the loop played the dying turn
                 game.outcome, game.ended_on = Outcome.DEAD, turns

@@ -1,5 +1,5 @@
 """What the replay kernel's two sides share: notations compiled into byte tables, and
-the layout of every array and code the compiled loop (:mod:`kernel_jit`) and its Python
+the layout of every array and code the compiled loop (``kernel.c``) and its Python
 side (:mod:`kernel`) pass between them.
 
 The kernel knows one token shape: a direction byte, then either a sign byte and digits
@@ -12,15 +12,13 @@ several bytes) is not expressible: :func:`compile_notation` returns None and the
 reads it on the exact path only. The prefix of an attempt's moves is read by the exact
 path, before the kernel starts.
 
-This module imports no numba: :mod:`kernel_jit` takes its constants from here and from
-:mod:`.rules`, and the compiled module's name hashes those three sources (see
-``kernel.KERNEL_SOURCES``).
+``kernel.c`` takes its constants from here and from :mod:`.rules`, through the header
+:mod:`kernel_build` writes from their values; the compiled library's folder is named
+after a digest of that header and the C source, so a changed rule rebuilds it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
 
 from verify.challenges.desert.notation import MAP_ROW_CHARACTERS, Notation
 from verify.challenges.desert.rules import DIRECTIONS, DROP, FILL, PICK
@@ -30,7 +28,7 @@ K_PICK, K_DROP, K_FILL = 1, 2, 3
 KIND_CODES = {PICK: K_PICK, DROP: K_DROP, FILL: K_FILL}
 MAX_AMOUNT = 9          # the kernel reads one digit; a fixed amount above it is left to the exact path
 
-# rows of the byte tables (passed flat: row r at offset 256 * r)
+# rows of the byte tables (one flat array of bytes: row r at offset 256 * r)
 T_DIRECTION = 0     # 1 + direction index (in DIRECTIONS order), 0: not a direction
 T_SIGN = 1          # action kind of a sign that ONE digit follows (pick or drop), else 0
 T_MODIFIER = 2      # action kind of a one-byte modifier, else 0
@@ -85,16 +83,20 @@ class CompiledNotation:
     """The byte tables of one notation (``params`` without the map's fields)."""
 
     name: str
-    tables: np.ndarray      # int64[TABLE_ROWS, 256]
-    params: np.ndarray      # int64[PARAM_COUNT]
+    tables: bytes                   # TABLE_ROWS rows of 256 bytes, flat
+    params: tuple[int, ...]         # PARAM_COUNT values
+
+    def row(self, table: int) -> bytes:
+        """One row of the tables: byte -> value."""
+        return self.tables[256 * table:256 * (table + 1)]
 
 
 def compile_notation(notation: Notation) -> CompiledNotation | None:
     """The tables for ``notation``, or None when the kernel cannot read it (exact path only)."""
     if not notation.table_driven:
         return None
-    tables = np.zeros((TABLE_ROWS, 256), dtype=np.int64)
-    params = np.zeros(PARAM_COUNT, dtype=np.int64)
+    tables = bytearray(TABLE_ROWS * 256)
+    params = [0] * PARAM_COUNT
     meaning: dict[int, str] = {}
 
     def claim(byte: int, what: str) -> bool:
@@ -107,11 +109,11 @@ def compile_notation(notation: Notation) -> CompiledNotation | None:
         # a separator that is a map character could begin a map row: keep such notations exact
         if byte in MAP_ROW_CHARACTERS or not claim(byte, "separator"):
             return None
-        tables[T_SKIP, byte] = 1
+        tables[256 * T_SKIP + byte] = 1
     for byte, direction in notation.direction_bytes.items():
         if direction not in DIRECTIONS or not claim(byte, "direction"):
             return None
-        tables[T_DIRECTION, byte] = DIRECTIONS.index(direction) + 1
+        tables[256 * T_DIRECTION + byte] = DIRECTIONS.index(direction) + 1
     for modifier, (kind, amount) in notation.modifier_actions.items():
         code = KIND_CODES.get(kind)
         if code is None:
@@ -127,10 +129,10 @@ def compile_notation(notation: Notation) -> CompiledNotation | None:
         if amount is None:
             if kind not in (PICK, DROP) or not claim(byte, "sign"):
                 return None
-            tables[T_SIGN, byte] = code
+            tables[256 * T_SIGN + byte] = code
         else:
             if not 0 <= amount <= MAX_AMOUNT or not claim(byte, "modifier"):
                 return None
-            tables[T_MODIFIER, byte] = code
-            tables[T_MOD_AMOUNT, byte] = amount
-    return CompiledNotation(notation.name, tables, params)
+            tables[256 * T_MODIFIER + byte] = code
+            tables[256 * T_MOD_AMOUNT + byte] = amount
+    return CompiledNotation(notation.name, bytes(tables), tuple(params))

@@ -1,7 +1,7 @@
 """The numbers and names of the desert crossing's rules, in one place.
 
 The engine (:mod:`.engine`) plays turns with them, and the compiled replay loop
-(:mod:`.kernel_jit`) is compiled with them: neither writes a rule's number itself.
+(``kernel.c``, through :mod:`.kernel_build`) is compiled with them: neither writes a rule's number itself.
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""verify without the `fast` extra (numpy, numba): the desert judge falls back to the exact
-path and gives the same verdicts; nothing else needs them."""
+"""verify on a machine without a C compiler: the desert judge cannot build its compiled loop,
+falls back to the exact path and gives the same verdicts; the rest of verify works as before.
+No part of verify needs numpy or numba."""
 from __future__ import annotations
 
 import json
@@ -27,14 +28,17 @@ OUTPUTS = {
     "garbage": "D+0\nD?0\n",
 }
 
-BLOCKER = """
+# the child finds no C compiler (as on a machine without one), and cannot import numpy or numba
+NO_COMPILER = """
 import importlib.abc, sys
 class Blocker(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name.partition('.')[0] in BLOCKED:
+        if name.partition('.')[0] in ('numpy', 'numba'):
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return None
 sys.meta_path.insert(0, Blocker())
+from verify.challenges.desert import kernel_build
+kernel_build.compiler_path = lambda: None
 """
 
 JUDGE_ALL = """
@@ -50,11 +54,10 @@ print(json.dumps({"verdicts": verdicts, "transcripts": sorted(kinds), "loaded": 
 """
 
 
-def _blocked(blocked: tuple[str, ...], code: str, *args: str, env: dict[str, str] | None = None):
+def _without_compiler(tmp_path: Path, code: str, *args: str):
     import os
-    script = f"BLOCKED = {blocked!r}\n" + BLOCKER + code
-    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run([sys.executable, "-c", NO_COMPILER + code, *args], capture_output=True, text=True,
+                          cwd=ROOT, env={**os.environ, "VERIFY_CACHE": str(tmp_path / "cache")})
 
 
 def _expected() -> dict[str, dict]:
@@ -63,51 +66,44 @@ def _expected() -> dict[str, dict]:
             for name, text in OUTPUTS.items()}
 
 
-def test_without_numpy_and_numba_the_exact_path_gives_the_same_verdicts():
-    done = _blocked(("numpy", "numba"), JUDGE_ALL, json.dumps(OUTPUTS), MAP)
+def test_without_a_compiler_the_exact_path_gives_the_same_verdicts(tmp_path):
+    done = _without_compiler(tmp_path, JUDGE_ALL, json.dumps(OUTPUTS), MAP)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
     assert found["transcripts"] == ["Transcript"] and found["loaded"] == []
     assert found["verdicts"] == _expected()
     assert found["verdicts"]["accepted"]["status"] == "accepted"
     assert found["verdicts"]["the same death twice"]["status"] != "accepted"
+    assert not (tmp_path / "cache" / "desert-kernel").exists()
 
 
-def test_with_numpy_but_without_numba_the_exact_path_judges():
-    pytest.importorskip("numpy")
-    done = _blocked(("numba",), JUDGE_ALL, json.dumps(OUTPUTS), MAP, env={"VERIFY_DESERT_KERNEL": "jit"})
+def test_the_fast_path_agrees_where_it_is_built(tmp_path):
+    done = subprocess.run([sys.executable, "-c", JUDGE_ALL, json.dumps(OUTPUTS), MAP], capture_output=True,
+                          text=True, cwd=ROOT, env={**__import__("os").environ, "VERIFY_CACHE": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert found["transcripts"] == ["Transcript"]
-    assert found["verdicts"] == _expected()
+    if found["transcripts"] != ["FastTranscript"]:
+        pytest.skip("no C compiler here: the fast path is not built")
+    assert found["verdicts"] == _expected() and found["loaded"] == []
 
 
-def test_the_fast_path_agrees_when_it_is_installed():
-    pytest.importorskip("numba")
-    desert = DesertMap.parse(MAP)
-    fast = {name: judge_bytes(desert, text.encode(), chunk_size=7).to_dict() for name, text in OUTPUTS.items()}
-    assert fast == _expected()
-
-
-def test_the_command_line_judges_and_lists_without_numpy(tmp_path):
+def test_the_command_line_judges_and_lists_without_a_compiler(tmp_path):
     (tmp_path / "map.txt").write_text(MAP)
     (tmp_path / "out.txt").write_text(MOVES + FINAL)
     run = "import sys; from verify.cli import run; sys.argv[0] = 'verify'; run()"
-    judged = _blocked(("numpy", "numba"), run, "judge", "desert", str(tmp_path / "map.txt"),
-                      str(tmp_path / "out.txt"))
+    judged = _without_compiler(tmp_path, run, "judge", "desert", str(tmp_path / "map.txt"), str(tmp_path / "out.txt"))
     assert judged.returncode == 0, judged.stdout + judged.stderr
     for args in (["--help"], ["desert", "nontrivial", str(tmp_path / "map.txt")], ["gen", "desert", "--seed", "3"],
                  ["solve", "arrows", "--help"], ["cache", "info"]):
-        done = _blocked(("numpy", "numba"), run, *args)
-        assert done.returncode in (0, 1) and "numpy" not in done.stderr and "Traceback" not in done.stderr, args
+        done = _without_compiler(tmp_path, run, *args)
+        assert done.returncode in (0, 1) and "Traceback" not in done.stderr, args
 
 
-def test_verify_check_judges_on_several_threads_without_numpy(tmp_path):
-    """Judges start on several threads at once: none may see the kernel half imported."""
+def test_verify_check_judges_on_several_threads_without_a_compiler(tmp_path):
+    """Judges start on several threads at once: each finds the kernel missing, none fails."""
     run = "import sys; from verify.cli import run; sys.argv[0] = 'verify'; run()"
-    done = _blocked(("numpy", "numba"), run, "check", "submissions/desert/python-golf", "-j", "2",
-                    "--case", "spec*", "--case", "adjacent-*", "--format", "json",
-                    env={"VERIFY_CACHE": str(tmp_path / "cache")})
+    done = _without_compiler(tmp_path, run, "check", "submissions/desert/python-golf", "-j", "2",
+                             "--case", "spec*", "--case", "adjacent-*", "--format", "json")
     report = json.loads(done.stdout)
     verdicts = [case["verdict"]["status"] for case in report["entries"][0]["cases"]]
     assert done.returncode == 0 and len(verdicts) >= 3 and set(verdicts) == {"accepted"}, done.stdout[-2000:]

@@ -1,0 +1,141 @@
+"""The jobs on a Dask distributed cluster: ``dask scheduler``, ``dask worker`` (docs/cluster.md).
+
+The client submits each job (a module-level function and plain data, pickled) and
+gathers the results as they finish, putting each in its item's place: the order of the
+results never depends on the workers. A worker runs a job with a grader of its own
+(:func:`worker_grader`): its own isolation, resolved on the worker from its environment
+(``VERIFY_SANDBOX``), and it refuses to run anything unless that isolation is bubblewrap.
+A worker that dies has its jobs run again elsewhere by the scheduler (up to
+``distributed.scheduler.allowed-failures`` times); a job that exceeds its limits is a
+verdict like any other, never a retry.
+"""
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from verify.errors import VerifyError
+from verify.grading import Grader, LocalRunner
+from verify.grading.executor import Done, ExecutorError
+from verify.runner.isolation import policy_from_environment, resolve
+
+G = TypeVar("G")
+T = TypeVar("T")
+R = TypeVar("R")
+
+CONNECT_TIMEOUT = 10.0     # seconds to reach the scheduler, and to see a first worker
+
+
+class UnsandboxedWorker(VerifyError):
+    """A worker whose runs would not be in bubblewrap: it runs no job."""
+
+
+_lock = threading.Lock()
+_grader: Grader | None = None
+
+
+def _worker_address() -> str:
+    try:
+        from distributed import get_worker
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        return "this process"
+
+
+def worker_grader() -> Grader:
+    """The grader of this worker process (made once): runs under the worker's isolation, which
+    must be bubblewrap. Without it (``VERIFY_SANDBOX=none``, bubblewrap missing or broken) the
+    entries would see the worker's files and network: the job is refused."""
+    global _grader
+    with _lock:
+        if _grader is None:
+            try:
+                isolation = resolve(policy_from_environment())
+            except VerifyError as error:
+                raise UnsandboxedWorker(f"worker {_worker_address()}: refuses to run entries: {error}") from None
+            if not isolation.sandboxed:
+                raise UnsandboxedWorker(f"worker {_worker_address()}: refuses to run entries without bubblewrap "
+                                        f"(its isolation: {isolation.name}; see docs/cluster.md)")
+            _grader = Grader(LocalRunner(isolation))
+        return _grader
+
+
+def on_worker(job: Callable[[Grader, T], R], item: T) -> R:
+    """What a worker runs for one job."""
+    return job(worker_grader(), item)
+
+
+def worker_isolation() -> str:
+    """This worker's isolation name, or why it refuses (for the client's checks)."""
+    try:
+        return worker_grader().runner.isolation
+    except VerifyError as error:
+        return f"refused: {error}"
+
+
+class DaskExecutor:
+    """Jobs submitted to the Dask scheduler at ``address``."""
+
+    def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ExecutorError("--cluster needs Dask: pip install 'verify[cluster]'") from None
+        self.address = address
+        try:
+            self.client = Client(address, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError, ValueError, TypeError) as error:
+            raise ExecutorError(f"cannot reach a Dask scheduler at {address!r}: "
+                                f"{str(error).splitlines()[0] if str(error) else type(error).__name__}") from None
+        try:
+            self.client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            self.close()
+            raise ExecutorError(f"no worker connected to the Dask scheduler at {address!r} "
+                                f"within {timeout:g} s (start some: dask worker {address})") from None
+        refused = [name for name in self._isolations().values() if name.startswith("refused: ")]
+        if refused:
+            self.close()
+            raise ExecutorError(refused[0].removeprefix("refused: "))
+
+    def _isolations(self) -> dict[str, str]:
+        return dict(self.client.run(worker_isolation))
+
+    def map(self, job: Callable[[G, T], R], items: Sequence[T], *, grader: G, parallel: int,
+            on_done: Done[R] | None = None) -> list[R]:
+        from distributed import as_completed
+        from distributed.scheduler import KilledWorker
+
+        if not items:
+            return []
+        batch = uuid.uuid4().hex[:12]
+        futures = [self.client.submit(on_worker, job, item, key=f"verify-{job.__name__}-{batch}-{index}", pure=False)
+                   for index, item in enumerate(items)]
+        places = {future.key: index for index, future in enumerate(futures)}
+        results: dict[int, R] = {}
+        try:
+            for future in as_completed(futures, loop=self.client.loop):
+                index = places[future.key]
+                try:
+                    results[index] = future.result()
+                except KilledWorker as error:
+                    raise ExecutorError(f"a job lost its worker too many times (allowed-failures): {error}") from None
+                if on_done is not None:
+                    on_done(index, results[index])
+        except BaseException:
+            self.client.cancel(futures)
+            raise
+        return [results[index] for index in range(len(items))]
+
+    def workers(self) -> int | None:
+        info: dict[str, Any] = self.client.scheduler_info(n_workers=-1)
+        return len(info.get("workers", {}))
+
+    def isolation(self, here: str) -> str | None:
+        names = set(self._isolations().values())
+        return names.pop() if len(names) == 1 and not next(iter(names)).startswith("refused: ") else None
+
+    def close(self) -> None:
+        self.client.close()

@@ -43,18 +43,24 @@ def changed_entries(paths: Sequence[Path], ref: str) -> list[Path]:
 def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, testcases: Path | None,
           limits: Limits, cases: Sequence[str] = (), writes: Sequence[tuple[str, Path]] = (),
           results_dir: Path | None = None, failures_only: bool = False, compact: bool = False,
-          width: int | None = None, colour: bool = False, executor: Executor | None = None) -> tuple[str, int]:
+          width: int | None = None, colour: bool = False, executor: Executor | None = None,
+          html: Path | None = None) -> tuple[str, int]:
     """The report, and the exit code: 0 when every case of every entry is accepted.
 
     ``writes``: (format, path) pairs, more reports written to files (in the formats machines
     read). ``results_dir``: each whole check is also stored there (a shard for ``verify
     results merge`` / ``rank --results``). ``failures_only``, ``compact``, ``width``, ``colour``:
     how the printed report looks (:func:`verify.reports.checks.check_report`). ``executor``: where
-    the runs go (None: threads here; a cluster: see docs/cluster.md)."""
+    the runs go (None: threads here; a cluster: see docs/cluster.md). ``html``: also write the
+    static site there (:mod:`verify.commands.site`)."""
     bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     if results_dir is not None:
         make_output_folder(results_dir, "results")
+    if html is not None:
+        from verify.commands.site import capture_outputs, prepare_site
+        prepare_site(html)
     checks = load_checks(paths, testcases, cases)
+    captures = capture_outputs(checks) if html is not None else {}
     run_with_progress(runner, checks, limits, jobs, executor, testcases, cases)
     isolation = runner.isolation if executor is None else executor.isolation(runner.isolation)
     if not cases and isolation is not None:     # a whole check is what `verify rank` needs: keep it for rank
@@ -67,5 +73,8 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
         prune_cache(bound)
     for write_format, path in writes:
         write_output(path, check_report(checks, write_format) + "\n", f"{write_format} report")
+    if html is not None:
+        from verify.commands.site import write_site
+        write_site(html, checks, captures, testcases)
     report = check_report(checks, fmt, failures_only=failures_only, compact=compact, width=width, colour=colour)
     return report, 0 if checks and all(c.passed for c in checks) else 1

@@ -1,0 +1,101 @@
+"""``--html DIR``: the static site of a check, a rank or a tournament (:mod:`verify.site`).
+
+A check with ``--html`` wraps each batch task so that a bounded copy of its output
+(:class:`~verify.site.capture.OutputCapture`) is kept beside its judging; after the runs
+the site is written from the results, the cases and those copies."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from verify import challenges
+from verify.challenges.contract import BatchTask, Scoring
+from verify.commands.history import first_added
+from verify.commands.jobs import EntryCheck, cases_for
+from verify.errors import VerifyError
+from verify.files import make_output_folder
+from verify.golf import Standing, rank_standings, score_entry
+from verify.results import CheckResult
+from verify.site import CaseRun, EntryPage, GolfBoard, OutputCapture, capturing, write_check_site
+
+Captures = dict[tuple[int, str], OutputCapture]
+MAX_SOURCE_BYTES = 1 << 20
+
+
+def prepare_site(folder: Path) -> Path:
+    """The site folder, made before any work (one line and exit 2 when it cannot be)."""
+    return make_output_folder(folder, "site")
+
+
+def capture_outputs(checks: Sequence[EntryCheck]) -> Captures:
+    """Wrap every batch task of ``checks`` so that its output is kept (bounded) for the site."""
+    captures: Captures = {}
+    for check in checks:
+        for index, task in enumerate(check.tasks):
+            if isinstance(task, BatchTask):
+                capture = captures[(id(check), task.name)] = OutputCapture()
+                check.tasks[index] = capturing(task, capture)
+    return captures
+
+
+def _standing(check: EntryCheck, outcome: CheckResult) -> Standing:
+    """The entry's line on its leaderboard (as ``verify rank`` ranks it)."""
+    entry = check.entry
+    score, why_not = None, "" if outcome.passed else outcome.why_not
+    if entry is not None and entry.source is not None:
+        try:
+            score = score_entry(entry)
+        except VerifyError as error:
+            why_not = str(error)
+    return Standing(label=check.label, name=entry.name if entry else check.label,
+                    language=(entry.language or "") if entry else "", score=score, passed=outcome.passed,
+                    why_not=why_not, added=first_added(entry.folder) if entry else None,
+                    cases=len(outcome.results), entry=entry)
+
+
+def _entry_page(check: EntryCheck, outcome: CheckResult, captures: Captures, testcases: Path | None,
+                standing_score: str) -> EntryPage:
+    entry = check.entry
+    if entry is None:
+        return EntryPage(check.label, check.label, "?", passed=False, why_not=outcome.why_not, error=outcome.error)
+    page = EntryPage(check.label, entry.name, entry.challenge.name, entry.options, language=entry.language or "",
+                     score=standing_score, passed=outcome.passed, why_not="" if outcome.passed else outcome.why_not,
+                     error=outcome.error)
+    if entry.source is not None:
+        try:
+            data = entry.source.read_bytes()
+        except OSError as error:
+            page.error = page.error or f"cannot read the source: {error.strerror}"
+        else:
+            page.source_bytes = len(data)
+            page.source = data[:MAX_SOURCE_BYTES].decode("utf-8", "replace")
+            page.source_name = entry.source.name
+    try:
+        cases = {case.name: case for case in cases_for(entry, testcases)} if entry.program is not None else {}
+    except VerifyError:
+        cases = {}
+    page.runs = [CaseRun(result, cases.get(result.case), captures.get((id(check), result.case)))
+                 for result in outcome.results]
+    return page
+
+
+def write_site(folder: Path, checks: Sequence[EntryCheck], captures: Captures, testcases: Path | None,
+               outcomes: dict[int, CheckResult] | None = None) -> None:
+    """Leaderboards of the code-golf contests among ``checks``, a page per entry, the replays."""
+    outcomes = outcomes or {}
+    boards, pages = [], []
+    by_contest: dict[str, list[EntryCheck]] = {}
+    for check in checks:
+        name = check.entry.challenge.name if check.entry is not None else ""
+        by_contest.setdefault(name, []).append(check)
+    for name, group in by_contest.items():
+        golf = bool(name) and challenges.get(name).scoring is Scoring.BYTES
+        standings = rank_standings([_standing(c, outcomes.get(id(c), c)) for c in group])
+        scores = {s.label: (f"{s.score.total} ({s.score.source_bytes} bytes"
+                            f"{' + flags ' + ' '.join(s.score.flags) if s.score.flags else ''})" if s.score else "")
+                  for s in standings}
+        if golf:
+            boards.append(GolfBoard(name, challenges.get(name).title, standings))
+        pages += [_entry_page(c, outcomes.get(id(c), c), captures, testcases, scores.get(c.label, ""))
+                  for c in group]
+    write_check_site(folder, boards, pages)

@@ -1,0 +1,265 @@
+"""The desert replay: the turns of an output, bounded, for the replay page and the SVG.
+
+Rules stay in :mod:`verify.challenges.desert`: this module replays the kept output with
+the exact path (:class:`Transcript`) through a :class:`Crossing` that notes every turn,
+and keeps a bounded record. What is kept (see docs/site.md):
+
+- the output's head and tail (:class:`~verify.site.capture.OutputCapture`); the attempts
+  that start in the tail are replayed from the input map (every attempt starts afresh),
+  the first one after the first map block found there;
+- of each attempt, its first ``EDGE_TURNS`` and last ``EDGE_TURNS`` turns, the state
+  (square, water carried, water on the tiles, squares visited) where each kept run
+  starts, and how many turns it has in all;
+- at most ``MAX_TURNS`` turns in all from each end of the output.
+
+A turn is ``[row, col, carried]``, or ``[row, col, carried, tile, before, after]`` when it
+changed the water on a tile (its flat index ``row * width + col``).
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from verify.challenges.desert.engine import Crossing
+from verify.challenges.desert.map import DesertMap
+from verify.challenges.desert.notation import MAP_ROW_CHARACTERS, STANDARD, Notation
+from verify.challenges.desert.rules import DELTAS
+from verify.challenges.desert.transcript import IllegalTurnError, Transcript, TranscriptError, WrongMap
+from verify.site.capture import OutputCapture
+
+EDGE_TURNS = 2000
+MAX_TURNS = 40_000
+MAX_SQUARES = 40_000        # maps with more squares get the summary, not the grid
+MAP_BYTES = frozenset(MAP_ROW_CHARACTERS)
+
+
+@dataclass
+class _Attempt:
+    number: int
+    head: list[list[int]] = field(default_factory=list)
+    tail: deque[tuple[list[int], tuple[int, int, int]]] = field(default_factory=deque)
+    turns: int = 0
+    outcome: str = "alive"
+    failure: dict[str, Any] | None = None
+    first_visit: dict[int, int] = field(default_factory=dict)
+    game: Crossing | None = None
+    lost: bool = False          # the turn budget ran out: the tail does not reach the end
+
+    @property
+    def kept(self) -> int:
+        return len(self.head) + len(self.tail)
+
+
+class _Budget:
+    def __init__(self, turns: int):
+        self.left = turns
+
+
+class _RecordingCrossing(Crossing):
+    """A crossing that notes each turn it plays (one at a time: the exact rules, a little slower)."""
+
+    __slots__ = ("record", "budget")
+    record: _Attempt
+    budget: _Budget
+
+    def play(self, turns: Any) -> None:
+        record = self.record
+        width = self.map.width
+        for turn in turns:
+            before = (self.row, self.col, self.carried)
+            step = DELTAS.get(turn[0], (0, 0))
+            target = (self.row + step[0]) * width + self.col + step[1]
+            inside = self.map.contains(self.row + step[0], self.col + step[1])
+            old = self.water[target] if inside else 0
+            super().play((turn,))
+            entry = [self.row, self.col, self.carried]
+            if inside and self.water[target] != old:
+                entry += [target, old, self.water[target]]
+            record.turns += 1
+            record.first_visit.setdefault(self.row * width + self.col, record.turns)
+            budget = self.budget
+            if len(record.head) < EDGE_TURNS and budget.left > 0 and not record.tail:
+                record.head.append(entry)
+                budget.left -= 1
+            elif len(record.tail) >= EDGE_TURNS:
+                record.tail.popleft()
+                record.tail.append((entry, before))
+            elif budget.left > 0:
+                record.tail.append((entry, before))
+                budget.left -= 1
+            else:
+                record.lost = True
+
+
+class _RecordingTranscript(Transcript):
+    """The exact transcript, its attempts played on recording crossings."""
+
+    def __init__(self, desert: DesertMap, notation: Notation, order: str, deaths: str, budget: _Budget):
+        super().__init__(desert, notation, order, deaths)
+        self.records: list[_Attempt] = []
+        self.budget = budget
+
+    def _new_attempt(self) -> Crossing:
+        plain = super()._new_attempt()
+        game = _RecordingCrossing(self.map, plain.attempt)
+        game.record = _Attempt(plain.attempt, game=game)
+        game.budget = self.budget
+        game.record.first_visit[self.map.start[0] * self.map.width + self.map.start[1]] = 0
+        self.records.append(game.record)
+        self._game = game
+        return game
+
+    def _end_attempt(self, printed: list[bytes], line: int) -> None:
+        game = self._game
+        super()._end_attempt(printed, line)
+        if isinstance(game, _RecordingCrossing):
+            game.record.outcome = str(game.outcome)
+
+
+def _replay(desert: DesertMap, notation: Notation, order: str, deaths: str, data: bytes, final: bool,
+            budget: _Budget) -> tuple[_RecordingTranscript, list[_Attempt], str | None]:
+    """Replay ``data``; the attempts noted, the transcript, and why it stopped early (or None)."""
+    transcript = _RecordingTranscript(desert, notation, order, deaths, budget)
+    stopped = None
+    try:
+        transcript.feed(data)
+        if final:
+            transcript.finish()
+    except TranscriptError as failure:
+        stopped = failure.message
+        record = transcript.records[-1] if transcript.records else None
+        if record is not None:
+            record.outcome = "rejected"
+            square = None
+            if isinstance(failure, IllegalTurnError):
+                square = list(failure.error.square)
+                record.failure = {"turn": failure.error.turn, "square": square, "message": failure.message}
+            elif isinstance(failure, WrongMap):
+                record.failure = {"turn": record.turns, "square": list(failure.square), "message": failure.message}
+            else:
+                record.failure = {"turn": record.turns, "square": None, "message": failure.message}
+    return transcript, transcript.records, stopped
+
+
+def _is_row(line: bytes, desert: DesertMap, index: int, expected: list[bytes]) -> bool:
+    line = line.rstrip(b" \t\r")
+    if len(line) != desert.width or not set(line) <= MAP_BYTES:
+        return False
+    want = expected[index]
+    return all((line[c] in b"SE") == (want[c] in b"SE") and (want[c] not in b"SE" or line[c] == want[c])
+               for c in range(desert.width))
+
+
+def attempt_start_in(data: bytes, desert: DesertMap, order: str) -> int | None:
+    """Where the first attempt starting inside ``data`` begins (``data`` may start mid-line), or None:
+    after a whole map block (moves-first), or at one (map-first)."""
+    expected = desert.row_bytes()
+    first = data.find(b"\n")
+    if first < 0:
+        return None
+    pos, run, run_start = first + 1, 0, 0
+    while pos < len(data):
+        newline = data.find(b"\n", pos)
+        if newline < 0:
+            return None
+        if _is_row(data[pos:newline], desert, run % desert.height, expected):
+            if run == 0:
+                run_start = pos
+            run += 1
+            if run == desert.height:
+                return run_start if order == "map-first" else newline + 1
+        else:
+            run = 0
+        pos = newline + 1
+    return None
+
+
+def _state(desert: DesertMap, at: tuple[int, int, int], water: bytearray, base: bytearray,
+           visited: list[int]) -> dict[str, Any]:
+    changed = {str(i): water[i] for i in range(len(water)) if water[i] != base[i]}
+    return {"at": [at[0], at[1]], "carried": at[2], "water": changed, "visited": visited}
+
+
+def _attempt_json(desert: DesertMap, record: _Attempt, base: bytearray, offset: int) -> dict[str, Any]:
+    start = desert.start
+    sections = [{"first": 1, "state": {"at": list(start), "carried": 5, "water": {}, "visited": []},
+                 "turns": record.head}]
+    if record.tail and not record.lost and record.game is not None:
+        first = record.turns - len(record.tail) + 1
+        # the water where the kept end starts: the attempt's last state, the kept turns undone
+        water = bytearray(record.game.water)
+        for entry, _ in reversed(record.tail):
+            if len(entry) > 3:
+                water[entry[3]] = entry[4]
+        visited = sorted(i for i, turn in record.first_visit.items() if 0 < turn < first)
+        before = record.tail[0][1]
+        sections.append({"first": first, "state": _state(desert, before, water, base, visited),
+                         "turns": [entry for entry, _ in record.tail]})
+    return {"number": record.number + offset, "outcome": record.outcome, "turns": record.turns,
+            "sections": sections, "failure": record.failure}
+
+
+def desert_replay(desert: DesertMap, capture: OutputCapture, verdict_stats: dict[str, Any],
+                  notation: Notation = STANDARD, order: str = "moves-first",
+                  deaths: str = "turns") -> dict[str, Any]:
+    """The bounded replay of the output kept in ``capture`` (see the module's notes)."""
+    base = desert.flat_water()
+    notes: list[str] = []
+    output = capture.output()
+    head_budget, tail_budget = _Budget(MAX_TURNS), _Budget(MAX_TURNS)
+    if output is not None:
+        _, records, _ = _replay(desert, notation, order, deaths, output, True, head_budget)
+        attempts = [_attempt_json(desert, r, base, 0) for r in records]
+    else:
+        _, records, _ = _replay(desert, notation, order, deaths, bytes(capture.head), False, head_budget)
+        if records and records[-1].outcome == "alive":
+            records[-1].outcome = "cut"
+        attempts = [_attempt_json(desert, r, base, 0) for r in records]
+        tail = capture.tail
+        start = attempt_start_in(tail, desert, order)
+        if start is None:
+            notes.append(f"the last {len(tail):,} bytes of the output hold no whole attempt: "
+                         "the end of the output is not replayed")
+        else:
+            try:
+                transcript, tail_records, _ = _replay(desert, notation, order, deaths, tail[start:], True,
+                                                      tail_budget)
+            except Exception:      # a boundary guessed wrong: the tail is for show only, never a verdict
+                tail_records = []
+            completed = sum(1 for r in tail_records if r.outcome in ("dead", "won"))
+            offset = max(0, int(verdict_stats.get("attempts", completed)) - completed)
+            tail_attempts = [_attempt_json(desert, r, base, offset) for r in tail_records]
+            skipped = (tail_attempts[0]["number"] - 1 - len(records) + (1 if records else 0)
+                       if tail_attempts else 0)
+            if skipped > 0:
+                notes.append(f"{skipped:,} attempts in the middle of the output are not shown")
+            attempts += [a for a in tail_attempts if a["number"] > (attempts[-1]["number"] if attempts else 0)]
+        notes.append(f"the output is {capture.total:,} bytes: its first {len(capture.head):,} and last "
+                     f"{len(tail):,} bytes are replayed")
+    if any(a["turns"] > sum(len(s["turns"]) for s in a["sections"]) for a in attempts):
+        notes.append(f"of a long attempt, the first and the last {EDGE_TURNS:,} turns are shown")
+    squares = desert.width * desert.height
+    return {"width": desert.width, "height": desert.height,
+            "rows": desert.text().splitlines() if squares <= MAX_SQUARES else None,
+            "start": list(desert.start), "end": list(desert.end), "attempts": attempts, "notes": notes,
+            "total_bytes": capture.total}
+
+
+def final_states(desert: DesertMap, output: bytes, notation: Notation = STANDARD, order: str = "moves-first",
+                 deaths: str = "turns") -> list[tuple[int, str, list[tuple[int, int]] | None, Crossing]]:
+    """For the SVG: each attempt's number, outcome, route (its squares in order, None when
+    too long to keep) and last state."""
+    budget = _Budget(MAX_TURNS)
+    _, records, _ = _replay(desert, notation, order, deaths, output, True, budget)
+    result = []
+    for record in records:
+        route = None
+        if record.kept == record.turns:
+            route = [desert.start] + [(e[0], e[1]) for e in record.head] + [(e[0], e[1]) for e, _ in record.tail]
+        assert record.game is not None
+        result.append((record.number, record.outcome, route, record.game))
+    return result
+
+
+__all__ = ["EDGE_TURNS", "MAX_TURNS", "attempt_start_in", "desert_replay", "final_states"]

@@ -1,4 +1,4 @@
-"""Options shared by the commands: the output format, the limits, the sandbox (as a runner)."""
+"""Options shared by the commands: the output format, the limits, the sandbox (as a runner), the cluster."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -32,6 +32,17 @@ def runner_option(function: F) -> F:
     """``--sandbox auto|bwrap|none``: the command gets ``runner``, a LocalRunner with that isolation."""
     return click.option("--sandbox", "runner", type=click.Choice(["auto", "bwrap", "none"]), default=None,
                         callback=_runner, help=SANDBOX_HELP)(function)
+
+
+CLUSTER_HELP = ("Run the jobs on the Dask scheduler at ADDRESS (e.g. tcp://host:8786; workers run them "
+                "sandboxed only). Default: $VERIFY_CLUSTER, else this machine. Needs verify[cluster] "
+                "(docs/cluster.md).")
+
+
+def cluster_option(function: F) -> F:
+    """``--cluster ADDRESS`` (or ``$VERIFY_CLUSTER``): the command gets ``cluster``, the address or None."""
+    return click.option("--cluster", "cluster", metavar="ADDRESS", envvar="VERIFY_CLUSTER", default=None,
+                        help=CLUSTER_HELP)(function)
 
 
 def limit_options(function: F) -> F:

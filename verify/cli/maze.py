@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from verify.cli.options import format_option, runner_option
+from verify.cli.options import cluster_option, format_option, runner_option
 from verify.errors import VerifyError
 
 DEFAULT_SIZES = "15,20"
@@ -59,20 +59,23 @@ def default_log_dir() -> Path:
               help="Sizes allowed (the contest's 15..50; smaller for quick trials).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 @runner_option
+@cluster_option
 def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, output_format: str,
               logs: Path | None, step_timeout: float, patience: int | None, size_range: str, quiet: bool,
-              runner: Any) -> None:
+              runner: Any, cluster: str | None) -> None:
     """Every architect against every solver of the other entries, on every size and seed.
 
     ENTRIES are entry folders (default: every entry under submissions/maze/).
     Each maze is built once and walked by every solver. Per-step solvers start
     one process per step, so bigger sizes cost much more time (size^3 steps at
-    most): the defaults take a few minutes on 2 cores.
+    most): the defaults take a few minutes on 2 cores. With --cluster the mazes and
+    matches run on the cluster's workers (--logs on a filesystem they share).
     """
     from verify.challenges.maze.match import DEFAULT_PATIENCE
     from verify.challenges.maze.play import MazeLimits
     from verify.challenges.maze.tournament import Contestant, run_tournament
     from verify.entries import find_entries, load_entry
+    from verify.executors import open_executor
     from verify.files import make_output_folder
     from verify.grading import Grader
     from verify.reports.tournament import RENDERERS
@@ -88,11 +91,15 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
         contestants.append(Contestant(entry.name, entry.options))
     limits = MazeLimits(step_timeout=step_timeout, sizes=_size_range(size_range))
     log_dir = make_output_folder(logs or default_log_dir(), "match logs")
-    progress = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
-    result = run_tournament(Grader(runner), contestants, _int_list("--sizes", sizes), _int_list("--seeds", seeds),
-                            jobs=jobs,
-                            limits=limits, log_dir=log_dir,
-                            patience=DEFAULT_PATIENCE if patience is None else patience, progress=progress)
+    with open_executor(cluster, runner) as executor:
+        def progress(message: str) -> None:
+            if not quiet:
+                where = f"{executor.workers()} workers " if executor is not None else ""
+                click.echo(f"{where}{message}", err=True)
+
+        result = run_tournament(Grader(runner, executor), contestants, _int_list("--sizes", sizes),
+                                _int_list("--seeds", seeds), jobs=jobs, limits=limits, log_dir=log_dir,
+                                patience=DEFAULT_PATIENCE if patience is None else patience, progress=progress)
     click.echo(RENDERERS[output_format](result), nl=False)
     if not quiet:
         click.echo(f"match logs: {log_dir} (replay one with: verify maze show LOG)", err=True)

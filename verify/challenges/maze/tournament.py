@@ -240,14 +240,17 @@ def run_tournament(grader: Grader, contestants: list[Contestant], sizes: list[in
     failures = dict(zip(programs, grader.map(_broken, programs, jobs), strict=True))
     broken = {(name, role): failures[program] for name, role, program in roles if failures[program] is not None}
 
+    counted = {"mazes": 0, "matches": 0}      # jobs done, for the progress lines
+
     def maze_done(index: int, record: dict[str, Any]) -> None:
         job = maze_jobs[index]
         if log_dir is not None:
             with LogWriter(log_dir / "mazes" / f"{_safe(job.architect)}-{job.size}-{job.seed}.jsonl") as log:
                 log({"type": "architect", "architect": job.architect,
                      **{k: v for k, v in record.items() if k != "type"}})
-        progress(one_line(f"maze {job.architect} size {job.size} seed {job.seed}: "
-                          + ("ok" if "maze" in record else f"forfeit: {record.get('forfeit')}")))
+        counted["mazes"] += 1
+        progress(one_line(f"[{counted['mazes']}/{len(maze_jobs)}] maze {job.architect} size {job.size} "
+                          f"seed {job.seed}: " + ("ok" if "maze" in record else f"forfeit: {record.get('forfeit')}")))
 
     maze_keys = [(a, size, seed) for a in architects for size in sizes for seed in seeds]
     maze_jobs = [MazeJob(name, by_name[name].roles.architect, size, seed, limits, broken.get((name, "architect")))
@@ -256,9 +259,10 @@ def run_tournament(grader: Grader, contestants: list[Contestant], sizes: list[in
              for key, record in zip(maze_keys, grader.map(_maze, maze_jobs, jobs, maze_done), strict=True)}
 
     def match_done(index: int, record: dict[str, Any]) -> None:
-        job = match_jobs[index]
-        progress(one_line(f"{job.solver.name} in {job.maze_key[0]}'s maze size {job.maze_key[1]} "
-                          f"seed {job.maze_key[2]}: {record['ended']} ({record['steps']} steps)"))
+        (architect, size, seed), solver = match_jobs[index].maze_key, match_jobs[index].solver.name
+        counted["matches"] += 1
+        progress(one_line(f"[{counted['matches']}/{len(match_jobs)}] {solver} in {architect}'s maze size {size} "
+                          f"seed {seed}: {record['ended']} ({record['steps']} steps)"))
 
     def log_path(key: tuple[str, int, int], solver: str) -> Path | None:
         if log_dir is None:

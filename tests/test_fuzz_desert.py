@@ -19,8 +19,8 @@ FLAWED = Path(__file__).parent / "fixtures" / "flawed"
 LIMITS = Limits(wall_time=10, cpu_time=10)
 
 
-def maps(count: int, budget: fuzzing.DesertBudget = fuzzing.DesertBudget()) -> list[DesertMap]:
-    return [fuzzing.random_input(random.Random(f"t{i}"), budget) for i in range(count)]
+def maps(count: int, budget: fuzzing.DesertBudget | None = None) -> list[DesertMap]:
+    return [fuzzing.random_input(random.Random(f"t{i}"), budget or fuzzing.DesertBudget()) for i in range(count)]
 
 
 def test_generated_maps_are_valid_and_within_the_budget():

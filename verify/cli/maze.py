@@ -58,11 +58,13 @@ def default_log_dir() -> Path:
 @click.option("--size-range", default="15..50", show_default=True,
               help="Sizes allowed (the contest's 15..50; smaller for quick trials).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+@click.option("--html", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+              help="Also write a static site to DIR: the leaderboards, the matrix as a heat map, a replay per match.")
 @runner_option
 @cluster_option
 def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, output_format: str,
               logs: Path | None, step_timeout: float, patience: int | None, size_range: str, quiet: bool,
-              runner: Any, cluster: str | None) -> None:
+              html: Path | None, runner: Any, cluster: str | None) -> None:
     """Every architect against every solver of the other entries, on every size and seed.
 
     ENTRIES are entry folders (default: every entry under submissions/maze/).
@@ -91,6 +93,8 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
         contestants.append(Contestant(entry.name, entry.options))
     limits = MazeLimits(step_timeout=step_timeout, sizes=_size_range(size_range))
     log_dir = make_output_folder(logs or default_log_dir(), "match logs")
+    if html is not None:
+        make_output_folder(html, "site")
     with open_executor(cluster, runner) as executor:
         def progress(message: str) -> None:
             if not quiet:
@@ -101,6 +105,9 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
                                 _int_list("--seeds", seeds), jobs=jobs, limits=limits, log_dir=log_dir,
                                 patience=DEFAULT_PATIENCE if patience is None else patience, progress=progress)
     click.echo(RENDERERS[output_format](result), nl=False)
+    if html is not None:
+        from verify.site import write_koth_site
+        write_koth_site(html, result)
     if not quiet:
         click.echo(f"match logs: {log_dir} (replay one with: verify maze show LOG)", err=True)
 

@@ -207,7 +207,7 @@ def _write_match(site: Site, log: Path, title: str) -> str | None:
     score_line = (f"{result.get('ended', '?')}; {result.get('steps', '?')} steps charged; architect score "
                   f"{_number(result.get('architect_score'))}, solver score {_number(result.get('solver_score'))}")
     failed = sum(1 for s in replayed.steps if s.failure)
-    relative = f"matches/{slug(str(log))}.html"
+    relative = f"matches/{slug(log.stem)}.html"
     site.write(relative, "maze.html", title=title, back="../index.html", back_name="leaderboards",
                passed=bool(result.get("arrived")), status="arrived" if result.get("arrived") else "did not arrive",
                message=f"{len(replayed.steps)} steps, {failed} failed", detail="", replay=maze_replay(replayed),

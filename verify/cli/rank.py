@@ -30,11 +30,14 @@ from verify.files import write_output
               help="Write the leaderboard to FILE instead of printing it (e.g. LEADERBOARD.md).")
 @click.option("--check", "expected", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Compare with FILE: exit 1 and print the difference when it is stale.")
+@click.option("--html", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+              help="Also write a static site to DIR (leaderboards, entry pages, replays); the replays need the "
+                   "outputs, so every entry runs again (with --results: pages without replays, nothing runs).")
 @limit_options
 @runner_option
 def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs: int | None, output_format: str,
-         fresh: bool, results: Path | None, output: Path | None, expected: Path | None, runner: Any,
-         **limits: Any) -> None:
+         fresh: bool, results: Path | None, output: Path | None, expected: Path | None, html: Path | None,
+         runner: Any, **limits: Any) -> None:
     """Leaderboard of the code-golf entries under --submissions (of CHALLENGE, or all).
 
     Score: source bytes plus interpreter-flag penalties (docs/entries.md). Only entries
@@ -47,6 +50,12 @@ def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs:
     notice = shallow_notice(submissions)
     if notice:
         click.echo(f"verify: {notice}", err=True)
+    if html is not None:        # first: its runs refresh the cache that the leaderboard then reads
+        from verify.commands.site import prepare_site, write_rank_site
+        prepare_site(html)
+        write_rank_site(html, runner, challenge, submissions=submissions, testcases=testcases, jobs=jobs,
+                        limits=make_limits(**limits), results=results)
+        fresh = False
     boards = run_rank(runner, challenge, submissions=submissions, testcases=testcases, jobs=jobs,
                       fmt=output_format, fresh=fresh, limits=make_limits(**limits), results=results)
     text = boards.report.rstrip("\n") + "\n"

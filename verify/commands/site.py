@@ -10,12 +10,16 @@ from pathlib import Path
 
 from verify import challenges
 from verify.challenges.contract import BatchTask, Scoring
+from verify.commands.cache import ResultCache, check_key
 from verify.commands.history import first_added
-from verify.commands.jobs import EntryCheck, cases_for
+from verify.commands.jobs import EntryCheck, cases_for, load_checks, run_checks
+from verify.entries import find_entries
 from verify.errors import VerifyError
 from verify.files import make_output_folder
 from verify.golf import Standing, rank_standings, score_entry
+from verify.grading import Runner
 from verify.results import CheckResult
+from verify.runner import Limits, cache_root
 from verify.site import CaseRun, EntryPage, GolfBoard, OutputCapture, capturing, write_check_site
 
 Captures = dict[tuple[int, str], OutputCapture]
@@ -99,3 +103,35 @@ def write_site(folder: Path, checks: Sequence[EntryCheck], captures: Captures, t
         pages += [_entry_page(c, outcomes.get(id(c), c), captures, testcases, scores.get(c.label, ""))
                   for c in group]
     write_check_site(folder, boards, pages)
+
+
+def write_rank_site(folder: Path, runner: Runner, challenge: str | None, *, submissions: Path,
+                    testcases: Path | None, jobs: int | None, limits: Limits, results: Path | None = None) -> None:
+    """The site of ``verify rank --html``. The replays need each output, which the result cache
+    does not keep: every entry runs again with its outputs captured (and its check is stored in
+    the cache, so the leaderboard that follows reuses it). With ``results`` nothing runs: the
+    checks come from that folder and the pages have no replays."""
+    names = [challenge] if challenge is not None else [
+        n for n in challenges.names() if challenges.get(n).scoring is Scoring.BYTES]
+    checks = load_checks([p for name in names for p in find_entries(submissions, name)], testcases)
+    outcomes: dict[int, CheckResult] = {}
+    captures: Captures = {}
+    isolation = runner.isolation
+    if results is not None:
+        store = ResultCache(results)
+        for check in checks:
+            key = check_key(check, limits, isolation) if isolation is not None else None
+            hit = store.load(key) if key is not None else None
+            if hit is not None and hit.label == check.label:
+                outcomes[id(check)] = hit
+            elif check.error is None:
+                outcomes[id(check)] = CheckResult(check.label, error=f"no result in {results} for the entry as it is")
+    else:
+        captures = capture_outputs(checks)
+        run_checks(runner, checks, limits, jobs)
+        cache = ResultCache(cache_root() / "results")
+        for check in checks:
+            key = check_key(check, limits, isolation) if isolation is not None else None
+            if key is not None:
+                cache.store(key, check)
+    write_site(folder, checks, captures, testcases, outcomes)

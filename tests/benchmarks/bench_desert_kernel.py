@@ -151,11 +151,7 @@ def child_paired(map_path: str, binary: str, rounds: str) -> dict:
     from verify.runner import Limits
     entry = load_entry(ENTRY)
     limits = Limits(wall_time=120, cpu_time=120, memory=1 << 30, output=1 << 31)
-    concurrent_judge = CHALLENGE.judge
-
-    def synchronous_judge(options, case):
-        return concurrent_judge(options, case).judge     # the DesertJudge inside, fed by the runner's thread
-
+    beside = CHALLENGE.judge_beside_run
     warm = b"SE\n"
     grade_case(LocalRunner(), entry, TestCase("warm", warm, None, (warm.decode(),)), limits)
     map_bytes = Path(map_path).read_bytes()
@@ -166,13 +162,13 @@ def child_paired(map_path: str, binary: str, rounds: str) -> dict:
         times["entry"].append(entry_alone(binary, map_bytes, 1))
         for mode, judged in (("pipe 64K", "concurrent"), ("pipe 1M", "concurrent-1m")):
             times[mode].append(child_pipe(map_path, binary, judged)["time"])
-        for mode, factory in (("synchronous", synchronous_judge), ("concurrent", concurrent_judge)):
-            CHALLENGE.judge = factory
+        for mode, on_worker in (("synchronous", False), ("concurrent", True)):
+            CHALLENGE.judge_beside_run = on_worker      # False: the runner's thread feeds the DesertJudge
             started = time.perf_counter()
             result = grade_case(LocalRunner(), entry, case, limits)
             times[mode].append(time.perf_counter() - started)
             assert result.verdict.accepted, result.verdict.message
-    CHALLENGE.judge = concurrent_judge
+    CHALLENGE.judge_beside_run = beside
     return {mode: {"min": min(values), "median": statistics.median(values)} for mode, values in times.items()}
 
 

@@ -36,19 +36,36 @@ def read_map(path: str) -> DesertMap:
 @click.option("--deaths", type=click.Choice(DEATH_RULES), default="turns", show_default=True,
               help="When two deaths are the same: same turns, or (stricter) same squares.")
 @format_option("table", "json")
-def judge_desert(map_path: str, output: str, notation: str, order: str, deaths: str, output_format: str) -> None:
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Also draw the final state of each attempt (route, water left, the broken rule's square) "
+                   "as SVG in FILE.")
+def judge_desert(map_path: str, output: str, notation: str, order: str, deaths: str, output_format: str,
+                 svg_path: Path | None) -> None:
     """Judge a saved OUTPUT of a program on MAP (OUTPUT may be - for stdin).
 
-    MAP holds at most 1 MiB; OUTPUT may be of any size (it is judged as it is read).
+    MAP holds at most 1 MiB; OUTPUT may be of any size (it is judged as it is read; --svg draws
+    from its first and last few hundred KiB, docs/site.md).
     Exit 0 when accepted, 1 when rejected, 2 for bad usage or an unreadable map, output or notation.
     """
     desert = read_map(map_path)
-    judge = DesertJudge(desert, load_for_cli(notation), order, deaths)
+    rules = load_for_cli(notation)
+    judge = DesertJudge(desert, rules, order, deaths)
+    capture = None
+    if svg_path is not None:
+        from verify.site import OutputCapture
+        capture = OutputCapture()
     with input_stream(output, "output") as stream:     # any size: judged chunk by chunk
         for chunk in iter_chunks(stream, output, "output", CHUNK):
+            if capture is not None:
+                capture.add(chunk)
             if judge.feed(chunk) is not None:
                 break
     verdict = judge.finish()
+    if svg_path is not None and capture is not None:
+        from verify.site.desert import desert_replay
+        from verify.site.svg import desert_svg
+        write_output(svg_path, desert_svg(desert, desert_replay(desert, capture, verdict.stats, rules, order,
+                                                                deaths)), "SVG")
     click.echo(render_verdict(verdict, output_format))
     sys.exit(0 if verdict.accepted else 1)
 

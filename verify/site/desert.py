@@ -246,20 +246,4 @@ def desert_replay(desert: DesertMap, capture: OutputCapture, verdict_stats: dict
             "total_bytes": capture.total}
 
 
-def final_states(desert: DesertMap, output: bytes, notation: Notation = STANDARD, order: str = "moves-first",
-                 deaths: str = "turns") -> list[tuple[int, str, list[tuple[int, int]] | None, Crossing]]:
-    """For the SVG: each attempt's number, outcome, route (its squares in order, None when
-    too long to keep) and last state."""
-    budget = _Budget(MAX_TURNS)
-    _, records, _ = _replay(desert, notation, order, deaths, output, True, budget)
-    result = []
-    for record in records:
-        route = None
-        if record.kept == record.turns:
-            route = [desert.start] + [(e[0], e[1]) for e in record.head] + [(e[0], e[1]) for e, _ in record.tail]
-        assert record.game is not None
-        result.append((record.number, record.outcome, route, record.game))
-    return result
-
-
-__all__ = ["EDGE_TURNS", "MAX_TURNS", "attempt_start_in", "desert_replay", "final_states"]
+__all__ = ["EDGE_TURNS", "MAX_TURNS", "attempt_start_in", "desert_replay"]

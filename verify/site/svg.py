@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from markupsafe import Markup
 
@@ -59,15 +60,49 @@ def arrows_svg(puzzle: Puzzle, numbers: Sequence[int] | None = None, error: str 
                          cells=cells, segments=segments, size=size))
 
 
-def desert_svg(desert: DesertMap, attempts: Sequence[tuple[int, str, Sequence[tuple[int, int]] | None, Crossing]],
-               ) -> Markup:
-    """The final state of each attempt, one map under the other: the water left, ``#`` on the
-    squares visited dry, the route as a line (when kept), ``@`` where the traveller ended."""
+MAX_SVG_ATTEMPTS = 60
+
+
+def desert_final(desert: DesertMap, attempt: dict[str, Any]) -> tuple[Crossing, list[list[tuple[int, int]]]]:
+    """The last state of an attempt of a replay (:func:`verify.site.desert.desert_replay`) and its
+    route, one list of squares per kept run of turns."""
+    width = desert.width
+    section = attempt["sections"][-1]
+    state = section["state"]
+    water = desert.flat_water()
+    for index, value in state["water"].items():
+        water[int(index)] = value
+    visited = {divmod(i, width) for i in state["visited"]}
+    at, carried = tuple(state["at"]), state["carried"]
+    for turn in section["turns"]:
+        at, carried = (turn[0], turn[1]), turn[2]
+        visited.add(at)
+        if len(turn) > 3:
+            water[turn[3]] = turn[5]
+    for earlier in attempt["sections"][:-1]:
+        visited.update((turn[0], turn[1]) for turn in earlier["turns"])
+    game = Crossing.from_state(desert, position=(at[0], at[1]), carried=carried, water=water, visited=visited,
+                               turns=attempt["turns"], attempt=attempt["number"])
+    routes = [[tuple(s["state"]["at"])] + [(t[0], t[1]) for t in s["turns"]] for s in attempt["sections"]]
+    return game, routes
+
+
+def desert_svg(desert: DesertMap, replay: dict[str, Any]) -> Markup:
+    """The final state of each attempt of ``replay``, one map under the other: the water left, ``#``
+    on the squares visited dry, the route as a line (a run of it per part kept), ``@`` where the
+    traveller ended, ``!`` the square of a broken rule."""
     cell = 24
     title_height = 22
+    attempts = replay["attempts"]
+    if len(attempts) > MAX_SVG_ATTEMPTS:
+        half = MAX_SVG_ATTEMPTS // 2
+        attempts = attempts[:half] + attempts[-half:]
     panels = []
     top = 0
-    for number, outcome, route, game in attempts:
+    for attempt in attempts:
+        game, routes = desert_final(desert, attempt)
+        failure = attempt.get("failure") or {}
+        bad = tuple(failure["square"]) if failure.get("square") else None
         squares = []
         for row in range(desert.height):
             for col in range(desert.width):
@@ -75,13 +110,23 @@ def desert_svg(desert: DesertMap, attempts: Sequence[tuple[int, str, Sequence[tu
                 if (row, col) == game.position:
                     mark = "@"
                 kind = {"S": "start", "E": "end", "#": "visited", ".": "dry", "@": "traveller"}.get(mark, "water")
+                if (row, col) == bad:
+                    mark, kind = "!", "illegal"
                 squares.append({"x": col * cell, "y": row * cell, "mark": mark, "kind": kind})
-        points = " ".join(f"{col * cell + cell / 2},{row * cell + cell / 2}" for row, col in route or ())
-        panels.append({"top": top, "title": f"attempt {number}: {outcome}, {game.turns} turns, "
-                       f"{game.carried} units carried at the end", "squares": squares, "route": points})
+        lines = [" ".join(f"{col * cell + cell / 2},{row * cell + cell / 2}" for row, col in route)
+                 for route in routes]
+        title = f"attempt {attempt['number']}: {attempt['outcome']}, {attempt['turns']} turns"
+        if failure:
+            title += f" — {failure['message']}"
+        panels.append({"top": top, "title": title, "squares": squares, "routes": lines})
         top += title_height + desert.height * cell + 12
-    return Markup(render("desert.svg", width=max(desert.width * cell, 320), height=max(top, 1), cell=cell,
-                         title_height=title_height, panels=panels))
+    notes = list(replay["notes"])
+    if len(attempts) < len(replay["attempts"]):
+        notes.append(f"the first and last {MAX_SVG_ATTEMPTS // 2} of {len(replay['attempts'])} attempts are drawn")
+    note_top = top
+    top += 18 * len(notes)
+    return Markup(render("desert.svg", width=max(desert.width * cell, 480), height=max(top, 1), cell=cell,
+                         title_height=title_height, panels=panels, notes=notes, note_top=note_top))
 
 
 def maze_svg(match: ReplayedMatch, step: int | None = None, fog: bool = False) -> Markup:

@@ -121,14 +121,24 @@ def maze_group() -> None:
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option("--step", type=int, default=None, help="Draw the position after this step (default: the end).")
 @click.option("--fog", is_flag=True, help="Draw what the solver saw (unknown walls as ?).")
-def maze_show(log: Path, step: int | None, fog: bool) -> None:
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Also draw the same position as SVG in FILE.")
+def maze_show(log: Path, step: int | None, fog: bool, svg_path: Path | None) -> None:
     """Replay a match log as a drawing (the end, or --step N).
 
     Marks: @ the solver, . a visited cell, S start, E end, ? an unknown wall (--fog).
     """
-    from verify.challenges.maze.matchlog import show
+    from verify.challenges.maze.matchlog import ReplayedMatch, read_log, show
 
     click.echo(show(log, step, fog), nl=False)
+    if svg_path is not None:
+        from verify.files import write_output
+        from verify.site.svg import maze_svg
+
+        match = read_log(log)
+        if not isinstance(match, ReplayedMatch):
+            raise VerifyError(f"{log}: an architect's log has no match to draw")
+        write_output(svg_path, maze_svg(match, step, fog), "SVG")
 
 
 @maze_group.command("check")

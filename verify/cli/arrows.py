@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -37,7 +38,10 @@ def _read_puzzle(path: str, notation: str | None = None) -> Puzzle:
 @click.option("--lists", is_flag=True, help="Print the spec's list-of-rows form instead of the text format.")
 @click.option("--stats", is_flag=True, help="Print search figures and time on stderr.")
 @format_option("text", "json", default="text")
-def solve_command(puzzle: str, count: int | None, lists: bool, stats: bool, output_format: str) -> None:
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Also draw the solved board (the path 1..N through the cells, the givens marked) as SVG in FILE.")
+def solve_command(puzzle: str, count: int | None, lists: bool, stats: bool, output_format: str,
+                  svg_path: Path | None) -> None:
     """Solve PUZZLE (a file, or - for stdin; text or list-of-rows form) and print the board.
 
     Exit 0 when solved, 1 when the puzzle has no solution (or, with --count, not exactly one)."""
@@ -46,6 +50,10 @@ def solve_command(puzzle: str, count: int | None, lists: bool, stats: bool, outp
     started = time.perf_counter()
     found = solutions(board, max(1, count or 1), figures)
     elapsed = time.perf_counter() - started
+    if svg_path is not None and found:
+        from verify.files import write_output
+        from verify.site.svg import arrows_svg
+        write_output(svg_path, arrows_svg(board, found[0].numbers), "SVG")
     if stats:
         click.echo(f"{elapsed * 1000:.1f} ms, {figures.nodes} nodes, {figures.branches} branches", err=True)
     if output_format == "json":

@@ -32,8 +32,8 @@ function makePlayer(frames, show) {
     const rate = Number(speed.value);
     const perTick = Math.max(1, Math.round(rate / 50));
     timer = setInterval(() => {
-      if (index >= frames() - 1) { stop(); return; }
       go(index + perTick);
+      if (index >= frames() - 1) stop();
     }, Math.max(20, 1000 / rate));
     play.textContent = "❚❚ pause";
     play.setAttribute("aria-pressed", "true");

@@ -1,20 +1,39 @@
-"""Every language of languages.toml: its echo self-test runs (when it is installed), and
-the table itself is well formed."""
+"""Every language of languages.toml: its self-test runs (when it is installed), the table
+itself is well formed, and the runtimes with their own memory models end a hog in a
+memory limit in every isolation the machine offers."""
+import dataclasses
+import importlib
+import os
+import shutil
+import tempfile
+import tomllib
+from pathlib import Path
+
 import pytest
+from conftest import machine_modes, mode_id
 
-from verify.runner import MissingInterpreter, languages
-from verify.runner.languages import expand, language_for_extension
+from verify.errors import VerifyError
+from verify.grading.verdicts import run_verdict
+from verify.runner import Limits, MissingInterpreter, Program, languages, run_program
+from verify.runner.languages import Language, expand, language_for_extension
 from verify.runner.selftest import check_language
+from verify.verdict import Status, Verdict
 
-REQUIRED = {"python", "perl", "javascript", "c", "c++", "java", "rust", "bash", "awk", "tcl"}
+ORIGINAL = {"python", "perl", "javascript", "c", "c++", "java", "rust", "bash", "awk", "tcl"}
+ADDED = {"ruby", "lua", "php", "go", "haskell", "ocaml", "scheme", "forth", "elixir", "sed", "dc", "bc",
+         "zsh", "dash", "r", "vyxal"}
+REQUIRED = ORIGINAL | ADDED
+MODES = machine_modes()
+languages_module = importlib.import_module("verify.runner.languages")   # (the package exports the function)
 
 
 def test_the_table_has_the_required_languages_and_distinct_extensions():
     table = languages()
-    assert REQUIRED <= set(table)
-    extensions = [ext for lang in table.values() for ext in lang.extensions]
+    assert REQUIRED <= set(table) and len(table) >= 25
+    extensions = [ext.lower() for lang in table.values() for ext in lang.extensions]
     assert len(extensions) == len(set(extensions))
     assert language_for_extension(".pl").key == "perl" and language_for_extension("cpp").key == "c++"
+    assert language_for_extension("vy").key == "vyxal" and language_for_extension(".hs").key == "haskell"
 
 
 def test_flags_and_args_expand_to_zero_or_more_words():
@@ -24,8 +43,16 @@ def test_flags_and_args_expand_to_zero_or_more_words():
                   {"flags": ["-n", "-l"], "args": ["x y"]}) == ["perl", "-n", "-l", "a.pl", "x y"]
 
 
+def test_flagword_is_the_flags_as_one_word_always_present():
+    """Vyxal takes its flags as one word after the source, then the inputs: with no flag the
+    word is empty, so an argument never becomes the flags."""
+    template = ("vyxal", "{source}", "{flagword}", "{args}")
+    assert expand(template, {"source": "a.vy"}, {"flags": ["j", "s"], "args": ["1"]}) == ["vyxal", "a.vy", "js", "1"]
+    assert expand(template, {"source": "a.vy"}, {"flags": [], "args": ["1"]}) == ["vyxal", "a.vy", "", "1"]
+
+
 @pytest.mark.parametrize("key", sorted(REQUIRED))
-def test_self_test_echoes_its_input(key):
+def test_self_test_passes(key):
     language = languages()[key]
     try:
         language.tools()
@@ -34,3 +61,109 @@ def test_self_test_echoes_its_input(key):
     status = check_language(language)
     assert status.found and status.version
     assert status.selftest == "ok"
+    assert status.seconds >= 0
+
+
+def test_a_language_whose_required_file_is_missing_is_missing_with_how_to_install_it(tmp_path):
+    language = dataclasses.replace(languages()["vyxal"], requires=(str(tmp_path / "nowhere" / "__main__.py"),))
+    with pytest.raises(MissingInterpreter, match=r"^vyxal: .*nowhere/__main__\.py not found; install: python3 -m pip"):
+        language.tools()
+    status = check_language(language)
+    assert not status.found and "not found" in status.selftest
+
+
+def test_a_self_test_with_its_own_input_and_output():
+    """dc cannot echo text: its self-test computes 6 7* from its input instead."""
+    dc = languages()["dc"]
+    assert (dc.selftest_input, dc.selftest_output) == ("6 7*\n", "42\n")
+    assert languages()["python"].selftest_output is None        # the default: the input, echoed
+
+
+def write_table(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "languages.toml"
+    path.write_text('[x]\nname = "X"\nextensions = ["x"]\nrun = ["x"]\nversion = ["x"]\nselftest = ""\n' + body)
+    return path
+
+
+@pytest.mark.parametrize("body, message", [
+    ('bytes = "octets"\n', 'bytes: expected one of utf-8, codepage, chars'),
+    ('bytes = "codepage"\n', 'codepage: needed exactly when bytes = "codepage"'),
+    ('codepage = "vyxal"\n', 'codepage: needed exactly when bytes = "codepage"'),
+    ('requires = 3\n', 'requires: expected a list of strings'),
+    ('colour = "red"\n', "unknown field 'colour'"),
+])
+def test_a_bad_table_is_one_line_naming_the_field(tmp_path, monkeypatch, body, message):
+    monkeypatch.setattr(languages_module, "TABLE_PATH", write_table(tmp_path, body))
+    languages_module.languages.cache_clear()
+    try:
+        with pytest.raises(VerifyError, match=r"^languages\.toml: \[x\].*" + message.replace("(", r"\(")):
+            languages_module.languages()
+    finally:
+        languages_module.languages.cache_clear()
+
+
+def test_every_language_says_how_to_install_it_and_how_its_bytes_are_counted():
+    with languages_module.TABLE_PATH.open("rb") as table:
+        raw = tomllib.load(table)
+    for key in ADDED:
+        assert raw[key].get("install"), key
+    assert languages()["vyxal"].bytes == "codepage" and languages()["vyxal"].codepage == "vyxal"
+    assert {lang.bytes for key, lang in languages().items() if key != "vyxal"} == {"utf-8"}
+
+
+# --- runtimes with memory models of their own: a hog is a memory limit --------------------
+
+HOGS = {
+    # GHC's run-time system reserves a terabyte of address space up front
+    "haskell": ("hog.hs", "main :: IO ()\nmain = let xs = [1 ..] :: [Integer] in print (sum xs + fromIntegral (length xs))\n"),
+    # Go reserves its heap arenas as it grows
+    "go": ("hog.go", "package main\nfunc main() {\n\tvar hoard [][]byte\n\tfor {\n\t\tb := make([]byte, 16<<20)\n"
+                     "\t\tfor i := range b {\n\t\t\tb[i] = 1\n\t\t}\n\t\thoard = append(hoard, b)\n\t}\n}\n"),
+    # the BEAM keeps large binaries off its process heaps
+    "elixir": ("hog.exs", "Enum.reduce(Stream.iterate(0, &(&1 + 1)), [], fn _, acc -> [:binary.copy(\"x\", 1_000_000) | acc] end)\n"),
+    "ruby": ("hog.rb", "a = []\nloop { a << \"x\" * (16 << 20) }\n"),
+    "r": ("hog.r", "x <- list()\nrepeat { x[[length(x) + 1]] <- runif(2e6) }\n"),
+    "ocaml": ("hog.ml", "let () = let l = ref [] in while true do l := Bytes.make (16 lsl 20) 'x' :: !l done\n"),
+}
+HOG_LIMITS = Limits(wall_time=20.0, cpu_time=20.0, memory=256 << 20, output=1 << 20, processes=64)
+
+
+@pytest.fixture(params=MODES, ids=[mode_id(m) for m in MODES])
+def mode(request, monkeypatch, use_isolation):
+    policy, cgroups = request.param
+    temp_root = Path(tempfile.mkdtemp(prefix="verify-tmp-"))
+    os.chmod(temp_root, 0o755)
+    monkeypatch.setenv("VERIFY_TMPDIR", str(temp_root))
+    yield use_isolation(policy, cgroups=cgroups)
+    shutil.rmtree(temp_root, ignore_errors=True)
+
+
+@pytest.fixture
+def entry_folder():
+    """A folder the run's own uid can read (pytest's tmp_path is 0700)."""
+    folder = Path(tempfile.mkdtemp(prefix="verify-lang-test-"))
+    os.chmod(folder, 0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def installed(key: str) -> Language:
+    language = languages()[key]
+    try:
+        language.tools()
+    except MissingInterpreter as error:
+        pytest.skip(str(error))
+    return language
+
+
+@pytest.mark.parametrize("key", sorted(HOGS))
+def test_a_memory_hog_is_a_memory_limit(mode, entry_folder, key):
+    installed(key)
+    name, text = HOGS[key]
+    source = entry_folder / name
+    source.write_text(text)
+    source.chmod(0o644)
+    result = run_program(Program(key, source), limits=HOG_LIMITS)
+    verdict = run_verdict(result, HOG_LIMITS, None, Verdict.accept)
+    assert verdict.status is Status.MEMORY_LIMIT, (verdict, result.stderr_tail[-300:])
+    assert result.wall_time < HOG_LIMITS.wall_time

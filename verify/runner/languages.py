@@ -15,7 +15,10 @@ from verify.errors import VerifyError
 
 TABLE_PATH = Path(__file__).with_name("languages.toml")
 _KNOWN_FIELDS = {"name", "extensions", "interpreter", "compiler", "compile", "source_name", "run",
-                 "version", "version_stdin", "memory", "memory_extra", "extra_binds", "env", "selftest"}
+                 "version", "version_stdin", "memory", "memory_extra", "extra_binds", "env", "selftest",
+                 "selftest_input", "selftest_output", "requires", "install", "bytes", "codepage"}
+BYTE_COUNTS = ("utf-8", "codepage", "chars")
+SELFTEST_INPUT = "hello\n"
 
 
 class MissingInterpreter(VerifyError):
@@ -39,6 +42,12 @@ class Language:
     memory_extra: int = 0
     extra_binds: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
+    selftest_input: str = SELFTEST_INPUT
+    selftest_output: str | None = None      # None: the input, echoed
+    requires: tuple[str, ...] = ()          # files that must exist (a runtime outside PATH)
+    install: str = ""                       # how to install it, said when it is missing
+    bytes: str = "utf-8"                    # how a source's bytes are counted (BYTE_COUNTS)
+    codepage: str = ""                      # bytes = "codepage": the page's name (codepages/NAME.txt)
 
     @property
     def compiled(self) -> bool:
@@ -50,11 +59,21 @@ class Language:
         found = find_program(candidates)
         if found is None:
             raise MissingInterpreter(
-                f"{self.key}: {kind} not found (looked for {', '.join(candidates)} on PATH)")
+                f"{self.key}: {kind} not found (looked for {', '.join(candidates)} on PATH){self._hint()}")
         return found
+
+    def _hint(self) -> str:
+        return f"; install: {self.install}" if self.install else ""
+
+    def check_requires(self) -> None:
+        """MissingInterpreter (one line) unless every file the language requires exists."""
+        for required in self.requires:
+            if not Path(os.path.expanduser(required)).exists():
+                raise MissingInterpreter(f"{self.key}: {required} not found{self._hint()}")
 
     def tools(self) -> dict[str, str]:
         """The placeholders {interpreter}/{compiler} this language needs, resolved."""
+        self.check_requires()
         found = {}
         if self.interpreter:
             found["interpreter"] = self.tool("interpreter")
@@ -132,9 +151,16 @@ def _language(key: str, table: dict[str, Any]) -> Language:
                                ("extensions", "interpreter", "compiler", "compile", "run", "version", "extra_binds")
                                if f in table}
     present.update((f, table[f]) for f in ("name", "source_name", "version_stdin", "memory", "memory_extra",
-                                           "selftest") if f in table)
+                                           "selftest", "selftest_input", "selftest_output", "install",
+                                           "bytes", "codepage") if f in table)
+    if "requires" in table:
+        present["requires"] = _as_tuple(table["requires"], key, "requires")
     if present.get("memory", "data") not in ("data", "as"):
         raise VerifyError(f"{TABLE_PATH.name}: [{key}] memory: expected \"data\" or \"as\"")
+    if present.get("bytes", "utf-8") not in BYTE_COUNTS:
+        raise VerifyError(f"{TABLE_PATH.name}: [{key}] bytes: expected one of {', '.join(BYTE_COUNTS)}")
+    if (present.get("bytes") == "codepage") != bool(present.get("codepage")):
+        raise VerifyError(f"{TABLE_PATH.name}: [{key}] codepage: needed exactly when bytes = \"codepage\"")
     return Language(key=key, env=dict(table.get("env", {})), **present)
 
 
@@ -168,11 +194,13 @@ def java_main_class(source_text: bytes) -> str:
 
 
 def expand(template: Sequence[str], values: Mapping[str, str], lists: Mapping[str, Sequence[str]]) -> list[str]:
-    """Fill a command template: a word that is exactly {flags}/{args} expands to zero or more words."""
+    """Fill a command template: a word that is exactly {flags}/{args} expands to zero or more words;
+    {flagword} is the flags joined into one word, always present (Vyxal: `vyxal prog.vy js`)."""
     argv: list[str] = []
+    flagword = "".join(lists.get("flags", ()))
     for word in template:
         if word.startswith("{") and word.endswith("}") and word[1:-1] in lists:
             argv.extend(lists[word[1:-1]])
         else:
-            argv.append(word.format(**values))
+            argv.append(word.format(**values, flagword=flagword))
     return argv

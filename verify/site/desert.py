@@ -175,6 +175,97 @@ def attempt_start_in(data: bytes, desert: DesertMap, order: str) -> int | None:
     return None
 
 
+def _final_block(data: bytes, desert: DesertMap) -> tuple[int, list[bytes]] | None:
+    """Where the map block that ends ``data`` starts, and its rows; None when ``data`` does not end
+    with one."""
+    lines = data.rstrip(b"\n").split(b"\n")
+    if len(lines) <= desert.height:
+        return None
+    rows = [line.rstrip(b" \t\r") for line in lines[-desert.height:]]
+    expected = desert.row_bytes()
+    if not all(_is_row(row, desert, index, expected) for index, row in enumerate(rows)):
+        return None
+    start = len(b"\n".join(lines[:-desert.height])) + 1
+    return start, rows
+
+
+def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, Any] | None:
+    """The last turns of a winning attempt cut from the head, replayed backwards from the end.
+
+    The output ends with the winning attempt's final map, which the judge found right: the water
+    on every tile at the end, and the traveller on E. Undoing the turns kept in ``tail`` one by one
+    gives every square and tile before them. The water carried is known up to one constant; the
+    limits (0 to 5 carried, alive until the last turn) fix it, else the least that fits is shown
+    and a note says so. None when the tail cannot be read this way (a fill-up turn, a turn that
+    leaves the grid, text that is not turns)."""
+    block = _final_block(tail, desert)
+    first = tail.find(b"\n")
+    if block is None or first < 0 or first + 1 >= block[0]:
+        return None
+    start, rows = block
+    try:
+        turns, _ = notation.tokenizer().tokenize(tail[first + 1:start], 0, True)
+    except Exception:           # not turns from here: the end is not shown
+        return None
+    turns = turns[-EDGE_TURNS:]
+    if not turns:
+        return None
+    width = desert.width
+    water = bytearray(width * desert.height)
+    visited = []
+    for r, row in enumerate(rows):
+        for c, byte in enumerate(row):
+            if 49 <= byte <= 57:
+                water[r * width + c] = byte - 48
+            elif byte == ord("#"):
+                visited.append(r * width + c)
+    start_index = desert.start[0] * width + desert.start[1]
+    at = desert.end
+    relative = 0          # carried after each turn, less the unknown carried at the end
+    entries: list[list[int]] = []
+    lows, highs = [], []
+    for number, turn in enumerate(reversed(turns)):
+        step = DELTAS.get(turn.direction)
+        if step is None or turn.action not in ("pick", "drop"):
+            return None
+        index = at[0] * width + at[1]
+        entry = [at[0], at[1], relative]
+        lows.append(relative)
+        highs.append(relative)
+        if number > 0 and index != start_index:     # the winning turn's water action is not applied
+            after = water[index]
+            before = after + turn.amount if turn.action == "pick" else after - turn.amount
+            if not 0 <= before <= 9:
+                return None
+            water[index] = before
+            if before != after:
+                entry += [index, before, after]
+        if number > 0:
+            relative += -turn.amount if turn.action == "pick" else turn.amount
+        relative += 1
+        entries.append(entry)
+        at = (at[0] - step[0], at[1] - step[1])
+        if not desert.contains(*at):
+            return None
+    lows.append(relative)
+    highs.append(relative)
+    # the carried amount c at the end: 0 <= c + r <= 5 at every kept turn; alive (> 0) before the last
+    least = max(-min(lows), 1 - min(lows[1:]) if len(lows) > 1 else 0, 0)
+    most = 5 - max(highs)
+    if least > most:            # no amount fits: these were not the turns the judge read
+        return None
+    carried_end = least
+    exact = least == most
+    for entry in entries:
+        entry[2] += carried_end
+    entries.reverse()
+    state_visited = sorted(set(visited))
+    changed = {str(i): water[i] for i in range(len(water)) if water[i] != desert.flat_water()[i]}
+    return {"state": {"at": [at[0], at[1]], "carried": relative + carried_end, "water": changed,
+                      "visited": state_visited},
+            "turns": entries, "exact_carried": exact}
+
+
 def _state(desert: DesertMap, at: tuple[int, int, int], water: bytearray, base: bytearray,
            visited: list[int]) -> dict[str, Any]:
     changed = {str(i): water[i] for i in range(len(water)) if water[i] != base[i]}
@@ -218,6 +309,24 @@ def desert_replay(desert: DesertMap, capture: OutputCapture, verdict_stats: dict
         attempts = [_attempt_json(desert, r, base, 0) for r in records]
         tail = capture.tail
         start = attempt_start_in(tail, desert, order)
+        winner = verdict_stats.get("attempts")
+        if (order == "moves-first" and attempts and attempts[-1]["outcome"] == "cut"
+                and winner == attempts[-1]["number"] and verdict_stats.get("winning_turns")):
+            # the winning attempt runs from the head to the end of the output: its end, backwards
+            ending = won_ending(desert, notation, tail)
+            if ending is None:
+                notes.append("the end of the winning attempt could not be replayed from the last bytes")
+            else:
+                last = attempts[-1]
+                last["outcome"], last["turns"] = "won", int(verdict_stats["winning_turns"])
+                last["sections"].append({"first": last["turns"] - len(ending["turns"]) + 1,
+                                         "state": ending["state"], "turns": ending["turns"]})
+                if not ending["exact_carried"]:
+                    notes.append("in the last turns of the winning attempt the water carried is the least "
+                                 "amount the rules allow (the end of the output does not fix it)")
+                notes.append(f"the output is {capture.total:,} bytes: its first {len(capture.head):,} and last "
+                             f"{len(tail):,} bytes are replayed")
+                return _replay_json(desert, attempts, notes, capture)
         if start is None:
             notes.append(f"the last {len(tail):,} bytes of the output hold no whole attempt: "
                          "the end of the output is not replayed")
@@ -237,7 +346,13 @@ def desert_replay(desert: DesertMap, capture: OutputCapture, verdict_stats: dict
             attempts += [a for a in tail_attempts if a["number"] > (attempts[-1]["number"] if attempts else 0)]
         notes.append(f"the output is {capture.total:,} bytes: its first {len(capture.head):,} and last "
                      f"{len(tail):,} bytes are replayed")
-    if any(a["turns"] > sum(len(s["turns"]) for s in a["sections"]) for a in attempts):
+    return _replay_json(desert, attempts, notes, capture)
+
+
+def _replay_json(desert: DesertMap, attempts: list[dict[str, Any]], notes: list[str],
+                 capture: OutputCapture) -> dict[str, Any]:
+    if any(a["turns"] > sum(len(s["turns"]) for s in a["sections"]) for a in attempts) and not any(
+            "first and the last" in note for note in notes):
         notes.append(f"of a long attempt, the first and the last {EDGE_TURNS:,} turns are shown")
     squares = desert.width * desert.height
     return {"width": desert.width, "height": desert.height,

@@ -1,0 +1,253 @@
+"""The site without a browser: the bounded output copy, the bounded desert replay, escaping,
+the SVG pictures and their commands, and --html's bad folder (one line, exit 2)."""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.challenges.arrows.model import parse_text
+from verify.challenges.contract import BatchTask
+from verify.challenges.desert.judge import DesertJudge, judge_bytes
+from verify.challenges.desert.map import DesertMap
+from verify.site.capture import OutputCapture, capturing
+from verify.site.desert import EDGE_TURNS, attempt_start_in, desert_replay
+from verify.site.render import render, slug
+from verify.site.svg import arrows_svg, desert_svg
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC_MAP = b".....S.\n.......\n.......\nE......\n....8..\n"
+SPEC_OUTPUT = (b"D+0\nD+0\nD+0\nD+0\nL+5\nL+0\nL+0\nL+0\nL+0\nU+0\n"
+               b".....S.\n.....#.\n.....#.\nE....#.\n####3#.\n")
+# a 1-row map, S at the left, E 5 squares right: five units just reach it
+ROW_MAP = b"S....E\n"
+
+
+def _captured(data: bytes, head: int = 1 << 20, tail: int = 1 << 20, chunk: int = 4096) -> OutputCapture:
+    capture = OutputCapture(head, tail)
+    for start in range(0, len(data), chunk):
+        capture.add(data[start:start + chunk])
+    return capture
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=400), st.integers(0, 64), st.integers(0, 64), st.integers(1, 50))
+def test_the_capture_keeps_exactly_the_head_and_the_tail(data, head, tail, chunk):
+    capture = _captured(data, head, tail, chunk)
+    assert capture.total == len(data)
+    assert bytes(capture.head) == data[:head]
+    kept_tail = data[head:][-tail:] if tail else b""
+    assert capture.tail == kept_tail
+    assert capture.whole == (len(data) <= head + tail)
+    assert capture.output() == (data if capture.whole else None)
+    assert capture.tail_offset == len(data) - len(kept_tail)
+
+
+def test_a_captured_task_feeds_the_same_chunks_to_its_judge():
+    desert = DesertMap.parse(SPEC_MAP)
+    capture = OutputCapture()
+    task = BatchTask("spec", None, b"", lambda: DesertJudge(desert))  # type: ignore[arg-type]
+    wrapped = capturing(task, capture)
+    judge = wrapped.judge()
+    for start in range(0, len(SPEC_OUTPUT), 7):
+        assert judge.feed(SPEC_OUTPUT[start:start + 7]) is None
+    assert judge.finish().accepted
+    assert capture.output() == SPEC_OUTPUT
+    wrapped.judge()                     # a second run starts a fresh copy
+    assert capture.total == 0
+
+
+def test_the_replay_follows_the_transcript_turn_by_turn():
+    desert = DesertMap.parse(SPEC_MAP)
+    replay = desert_replay(desert, _captured(SPEC_OUTPUT), {"attempts": 1})
+    (attempt,) = replay["attempts"]
+    assert attempt["outcome"] == "won" and attempt["turns"] == 10 and attempt["failure"] is None
+    turns = attempt["sections"][0]["turns"]
+    assert [t[:3] for t in turns[:5]] == [[1, 5, 4], [2, 5, 3], [3, 5, 2], [4, 5, 1], [4, 4, 5]]
+    assert turns[4][3:] == [4 * 7 + 4, 8, 3]           # the 8 keeps 3
+    assert turns[-1][:2] == list(desert.end)
+
+
+def test_a_rejected_turn_is_named_with_its_square():
+    desert = DesertMap.parse(SPEC_MAP)
+    replay = desert_replay(desert, _captured(b"D+0\nD+9\n"), {"attempts": 0})
+    failure = replay["attempts"][0]["failure"]
+    assert failure["square"] == [2, 5] and failure["turn"] == 2
+    assert failure["message"] == "attempt 1, turn 2 at (2,5): pick up 9 but the tile holds no water"
+
+
+def _long_attempt(ferries: int) -> bytes:
+    """One winning attempt on ROW_MAP of 2 * ferries + 5 turns: out and back to S (refilling), then across."""
+    return b"R+0\nL+2\n" * ferries + b"R+0\n" * 5 + b"S####E\n"
+
+
+def _deaths() -> list[bytes]:
+    """Every distinct death on ROW_MAP: five moves right or left, never off the grid nor onto E."""
+    found = []
+    for moves in itertools.product("RL", repeat=5):
+        col, seen = 0, set()
+        for move in moves:
+            col += 1 if move == "R" else -1
+            if col < 0 or col == 5:
+                break
+            seen.add(col)
+        else:
+            row = "".join("S" if c == 0 else "E" if c == 5 else "#" if c in seen else "." for c in range(6))
+            found.append("".join(f"{m}+0\n" for m in moves).encode() + row.encode() + b"\n")
+    return found
+
+
+def test_a_long_attempt_keeps_its_first_and_last_turns_and_the_state_between():
+    desert = DesertMap.parse(ROW_MAP)
+    output = _long_attempt(5 * EDGE_TURNS)
+    assert judge_bytes(desert, output).accepted
+    replay = desert_replay(desert, _captured(output), {"attempts": 1})
+    (attempt,) = replay["attempts"]
+    first, last = attempt["sections"]
+    assert attempt["turns"] == 10 * EDGE_TURNS + 5
+    assert len(first["turns"]) == len(last["turns"]) == EDGE_TURNS
+    assert last["first"] == attempt["turns"] - EDGE_TURNS + 1
+    assert last["turns"][-1][:2] == [0, 5]
+    # the state where the kept end starts: what the turns before it left (an odd number: the last R+0)
+    assert last["state"]["at"] == [0, 1] and last["state"]["carried"] == 4
+    assert 1 in last["state"]["visited"]
+    assert any("first and the last" in note for note in replay["notes"])
+
+
+def test_a_huge_output_is_replayed_from_its_head_and_tail_within_bounds():
+    """Thousands of deaths, then a win: only the head and tail are kept; the attempts that start in
+    the tail are numbered as the judge counted them."""
+    desert = DesertMap.parse(ROW_MAP)
+    deaths = _deaths() * 1
+    output = b"".join(deaths) + _long_attempt(30_000)
+    verdict = judge_bytes(desert, output)
+    assert verdict.accepted, verdict.message
+    capture = _captured(output, head=4096, tail=8192)
+    assert not capture.whole
+    replay = desert_replay(desert, capture, verdict.stats)
+    numbers = [a["number"] for a in replay["attempts"]]
+    assert numbers[:len(deaths)] == list(range(1, len(deaths) + 1)) and numbers[-1] == len(deaths) + 1
+    assert len(json.dumps(replay)) < 1 << 20
+    assert any("first 4,096 and last 8,192 bytes" in note for note in replay["notes"])
+
+
+def test_an_attempt_starts_after_a_whole_map_block():
+    desert = DesertMap.parse(SPEC_MAP)
+    block = b".....S.\n.....#.\n.....#.\nE....#.\n####3#.\n"
+    data = b"0\nD+0\n" + block + b"D+0\n"
+    start = attempt_start_in(data, desert, "moves-first")
+    assert data[start:] == b"D+0\n"
+    assert attempt_start_in(data, desert, "map-first") == data.index(block)
+    assert attempt_start_in(b"D+0\nD+0\n", desert, "moves-first") is None
+
+
+def test_templates_escape_everything_and_slugs_are_safe_file_names():
+    hostile = "<script>alert(1)</script>\"'&\x1b[31m"
+    page = render("entry.html", root="", entry={
+        "label": hostile, "name": hostile, "contest": "desert", "language": hostile, "score": hostile,
+        "source": hostile, "source_name": hostile, "source_bytes": 1, "passed": False, "why_not": hostile,
+        "error": hostile, "cases": [{"name": hostile, "passed": False, "status": "wrong", "message": hostile,
+                                      "time": 0.1, "memory": 0, "page": None}]})
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;&#34;&#39;&amp;" in page
+    assert "\x1b" not in page and "\\x1b[31m" in page
+    replay = render("desert.html", root="", title=hostile, back="x", back_name=hostile, passed=False,
+                    status="wrong", message=hostile, detail=hostile, unit="turn",
+                    replay={"notes": [hostile], "attempts": [], "rows": None, "bad": hostile})
+    data = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', replay, re.S)
+    assert data and "<" not in data.group(1) and json.loads(data.group(1))["bad"] == hostile
+    assert "<script>alert" not in replay
+    for text in (hostile, "../../etc/passwd", "a/b", ""):
+        name = slug(text)
+        assert re.fullmatch(r"[A-Za-z0-9_-]+", name)
+    assert slug("a/b") != slug("a-b")
+
+
+def test_the_arrows_picture_draws_the_path_and_marks_the_givens_and_the_broken_rule():
+    puzzle = parse_text("3\n1SE 0SW 0S\n0S 0N 0N\n0E 0NE 9\n")
+    solved = [1, 3, 8, 4, 2, 7, 5, 6, 9]
+    svg = str(arrows_svg(puzzle, solved))
+    assert svg.count('class="segment"') == 8
+    assert svg.count('class="cell given') == 2          # 1 and 9
+    wrong = [1, 3, 8, 4, 2, 7, 6, 5, 9]
+    svg = str(arrows_svg(puzzle, wrong, "6 at (2,1) is not on the SE ray of 5 at (2,0)"))
+    assert svg.count("flagged") >= 2 and ">!</text>" in svg
+
+
+def test_the_desert_picture_shows_each_attempts_end():
+    desert = DesertMap.parse(SPEC_MAP)
+    svg = str(desert_svg(desert, desert_replay(desert, _captured(SPEC_OUTPUT), {"attempts": 1})))
+    assert "attempt 1: won, 10 turns" in svg
+    assert svg.count('class="route"') == 1 and ">3</text>" in svg and ">@</text>" in svg
+    rejected = str(desert_svg(desert, desert_replay(desert, _captured(b"D+0\nD+9\n"), {})))
+    assert "sq illegal" in rejected and "pick up 9 but the tile holds no water" in rejected
+
+
+def _verify(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", *args],
+                          capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+
+
+def test_the_svg_commands_write_their_pictures(tmp_path):
+    (tmp_path / "map").write_bytes(SPEC_MAP)
+    (tmp_path / "out").write_bytes(SPEC_OUTPUT)
+    done = _verify("judge", "desert", str(tmp_path / "map"), str(tmp_path / "out"), "--svg", str(tmp_path / "d.svg"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "d.svg").read_text().startswith("<svg")
+    done = _verify("solve", "arrows", "testcases/arrows/spec-puzzle-2.txt", "--svg", str(tmp_path / "a.svg"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "a.svg").read_text().count('class="segment"') == 24
+
+
+def test_the_maze_show_command_draws_any_step_with_or_without_fog(tmp_path):
+    from verify.challenges.maze.generate import generate_maze
+    from verify.challenges.maze.matchlog import LogWriter
+    maze = generate_maze(4, 1)
+    path = maze.shortest_path()
+    log = tmp_path / "match.jsonl"
+    with LogWriter(log) as write:
+        write({"type": "match", "architect": "<a>", "solver": "<b>", "size": 4, "seed": 1})
+        write({"type": "maze", "text": maze.to_text()})
+        for n, cell in enumerate(path[1:], 1):
+            write({"type": "step", "n": n, "at": list(cell), "answer": f"{cell[0]} {cell[1]}"})
+    done = _verify("maze", "show", str(log), "--step", "1", "--fog", "--svg", str(tmp_path / "m.svg"))
+    assert done.returncode == 0, done.stderr
+    fogged = (tmp_path / "m.svg").read_text()
+    assert 'class="unknown"' in fogged and "&lt;b&gt; in &lt;a&gt;" in fogged
+    done = _verify("maze", "show", str(log), "--svg", str(tmp_path / "m2.svg"))
+    assert 'class="unknown"' not in (tmp_path / "m2.svg").read_text()
+
+
+@pytest.mark.parametrize("command", [["check", "submissions/arrows/python-golf", "--case", "spec-*"],
+                                     ["rank", "arrows"]])
+def test_an_html_folder_that_cannot_be_made_is_one_line_and_exit_2(tmp_path, command):
+    (tmp_path / "file").write_text("")
+    done = _verify(*command, "--html", str(tmp_path / "file" / "site"))
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "site" in done.stderr
+
+
+def test_the_end_of_a_winning_attempt_cut_from_the_head_is_replayed_backwards_exactly():
+    """A winning attempt longer than the head and the tail: its last turns, undone from the final
+    map, are the very turns a whole replay gives (squares, water carried, tiles)."""
+    desert = DesertMap.parse(b"S.3..E\n")
+    ferry = b"R+0\nR+1\nL+0\nL+2\n"         # fetch a unit from the 3 and come back: the 3 is never emptied
+    output = ferry + b"R+0\nL+2\n" * 20_000 + b"R+0\nR+1\nR+0\nR+0\nR+0\n" + b"S#1##E\n"
+    verdict = judge_bytes(desert, output)
+    assert verdict.accepted, verdict.message
+    whole = desert_replay(desert, _captured(output), verdict.stats)["attempts"][-1]
+    cut = desert_replay(desert, _captured(output, head=4096, tail=8192), verdict.stats)
+    attempt = cut["attempts"][-1]
+    assert attempt["outcome"] == "won" and attempt["turns"] == whole["turns"] == verdict.stats["winning_turns"]
+    end, expected = attempt["sections"][-1], whole["sections"][-1]
+    assert end["first"] == expected["first"] and end["turns"] == expected["turns"]
+    assert end["state"]["at"] == expected["state"]["at"] and end["state"]["carried"] == expected["state"]["carried"]
+    assert end["state"]["water"] == expected["state"]["water"]

@@ -29,12 +29,14 @@ from verify.cli.options import runner_option
               help="Wall-time limit per run, seconds.")
 @click.option("--step-timeout", type=click.FloatRange(min=0.01), default=None,
               help="Maze solvers: seconds to answer one step (default: the contest's 2).")
+@click.option("--ignore", multiple=True, metavar="CLASS",
+              help="A failure class that does not count (as printed, e.g. 'wrong: step limit'); repeatable.")
 @click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Run the entry once on a saved input FILE (a --save file) instead of fuzzing.")
 @runner_option
 def fuzz(entry: Path, runs: int | None, seconds: float | None, seed: int, jobs: int, save: Path | None,
-         max_size: int | None, time_limit: float, step_timeout: float | None, replay: Path | None,
-         runner: Any) -> None:
+         max_size: int | None, time_limit: float, step_timeout: float | None, ignore: tuple[str, ...],
+         replay: Path | None, runner: Any) -> None:
     """Run ENTRY (an entry folder) on generated valid inputs of its contest until one fails,
     then shrink that input to a minimal one that fails the same way (the same rule broken,
     the same kind of presentation error, time limit or crash), print it with its verdict
@@ -51,7 +53,8 @@ def fuzz(entry: Path, runs: int | None, seconds: float | None, seed: int, jobs: 
     if replay is not None and (runs is not None or seconds is not None or save is not None):
         raise VerifyError("--replay runs one saved input: it takes no --runs, --time or --save")
     options = FuzzOptions(seed=seed, runs=runs, seconds=seconds, jobs=jobs, save=save, max_size=max_size,
-                          limits=Limits(wall_time=time_limit, cpu_time=time_limit), step_timeout=step_timeout)
+                          limits=Limits(wall_time=time_limit, cpu_time=time_limit), step_timeout=step_timeout,
+                          ignore=ignore)
     if replay is not None:
         text, code = replay_case(runner, entry, replay, options)
     else:

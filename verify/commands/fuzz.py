@@ -26,6 +26,7 @@ class FuzzOptions:
     max_size: int | None = None
     limits: Limits = Limits(wall_time=5.0, cpu_time=5.0)
     step_timeout: float | None = None
+    ignore: tuple[str, ...] = ()
 
 
 def prepared_target(runner: Runner, path: Path, options: FuzzOptions) -> tuple[Entry, Target]:
@@ -43,7 +44,8 @@ def prepared_target(runner: Runner, path: Path, options: FuzzOptions) -> tuple[E
 def fuzz_entry(runner: Runner, path: Path, options: FuzzOptions) -> tuple[str, int]:
     """The report, and the exit code: 0 when nothing failed, 1 when a failure was found."""
     entry, target = prepared_target(runner, path, options)
-    result = fuzz(target, seed=options.seed, runs=options.runs, seconds=options.seconds, jobs=options.jobs)
+    result = fuzz(target, seed=options.seed, runs=options.runs, seconds=options.seconds, jobs=options.jobs,
+                  ignore=options.ignore)
     saved = None
     if result.finding is not None and options.save is not None:
         saved = save_case(target, result.finding.minimal, result.finding.kind, options.save)
@@ -80,7 +82,8 @@ def report(target: Target, path: Path, options: FuzzOptions, result: FuzzResult,
         f"verdict: {visible(finding.verdict.summary())}",
         "reproduce:",
         f"  verify fuzz {entry} --seed {options.seed} --runs {finding.index + 1}"
-        + (f" --max-size {options.max_size}" if options.max_size is not None else ""),
+        + (f" --max-size {options.max_size}" if options.max_size is not None else "")
+        + "".join(f" --ignore {shlex.quote(kind)}" for kind in options.ignore),
     ]
     if saved is not None:
         lines.insert(-2, f"saved: {visible(str(saved))}")

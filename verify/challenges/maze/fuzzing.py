@@ -153,12 +153,13 @@ def shrink_steps(value: SolverInput | ArchitectInput, settings: MazeFuzzSettings
             if start != end:
                 for seed in dict.fromkeys((value.seed, *range(SHRINK_SEEDS))):
                     yield solver_input(value.family, size, seed, start, end)
-    end = _closer(maze, maze.end, maze.start)
-    if end is not None:
-        yield SolverInput(Maze(maze.size, maze.start, end, maze.horizontal, maze.vertical), value.family, value.seed)
-    start = _closer(maze, maze.start, maze.end)
-    if start is not None:
-        yield SolverInput(Maze(maze.size, start, maze.end, maze.horizontal, maze.vertical), value.family,
+    nearer_end = _closer(maze, maze.end, maze.start)
+    if nearer_end is not None:
+        yield SolverInput(Maze(maze.size, maze.start, nearer_end, maze.horizontal, maze.vertical), value.family,
+                          value.seed)
+    nearer_start = _closer(maze, maze.start, maze.end)
+    if nearer_start is not None:
+        yield SolverInput(Maze(maze.size, nearer_start, maze.end, maze.horizontal, maze.vertical), value.family,
                           value.seed)
 
 

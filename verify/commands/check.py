@@ -60,7 +60,8 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
         from verify.commands.site import capture_outputs, prepare_site
         prepare_site(html)
     checks = load_checks(paths, testcases, cases)
-    captures = capture_outputs(checks) if html is not None else {}
+    # outputs are kept where they are judged: here, not on a cluster's workers (no replays then)
+    captures = capture_outputs(checks) if html is not None and executor is None else {}
     run_with_progress(runner, checks, limits, jobs, executor, testcases, cases)
     isolation = runner.isolation if executor is None else executor.isolation(runner.isolation)
     if not cases and isolation is not None:     # a whole check is what `verify rank` needs: keep it for rank

@@ -135,6 +135,11 @@ class Contest(ABC):
     judge_beside_run: ClassVar[bool] = False
     """Whether the core feeds this contest's judge on a worker thread while the program runs
     (worth it when the judge's replay releases the GIL, as the desert's compiled loop does)."""
+    flag_rule: ClassVar[str] = "penalty"
+    """Code golf: how interpreter flags count (verify/golf.py). "penalty": the classic Code Golf
+    Stack Exchange rule, a flag costs what it adds to the plain invocation (`254 + 1 = 255`);
+    "language": the current one, a language with flags is another language (no penalty, a
+    board of its own)."""
     commands: ClassVar[Mapping[str, str]] = {}
     """The contest's own commands, as ``"module:attribute"`` of click commands, imported only
     when used: under ``judge``, ``solve``, ``gen`` or ``koth`` (``verify judge <name>``), and

@@ -224,10 +224,10 @@ def task_for(value: SolverInput | ArchitectInput, roles: MazeRoles, settings: Ma
     limits = settings.limits
     if isinstance(value, ArchitectInput):
         assert roles.architect is not None
-        judge = ClassifyingArchitectJudge(value.size, settings.architect_sizes)
+        size, sizes = value.size, settings.architect_sizes
         return BatchTask(f"architect {value.size}x{value.size} seed {value.seed}", roles.architect,
-                         f"{value.size} {value.seed}\n".encode(), lambda: judge, (str(value.size), str(value.seed)),
-                         limits.architect, strict_exit=True)
+                         f"{value.size} {value.seed}\n".encode(), lambda: ClassifyingArchitectJudge(size, sizes),
+                         (str(value.size), str(value.seed)), limits.architect, strict_exit=True)
     assert roles.solver is not None
     return InteractiveTask(f"solver on a {value.maze.size}x{value.maze.size} {value.family} maze", roles.solver,
                            solver_walk(value.maze, roles.persistent), roles.persistent,

@@ -28,6 +28,7 @@ from verify.challenges.contract import BatchTask, InteractiveTask, Task, TestCas
 from verify.entries import Entry, entry_label, load_entry
 from verify.errors import EntryError, InputError, VerifyError
 from verify.files import entry_folder_contents
+from verify.fuzz.cases import fuzz_cases, fuzz_tasks
 from verify.grading import Grader, Runner, build_failure, grade_batch, grade_interactive
 from verify.grading.batch import case_task
 from verify.grading.executor import Executor
@@ -81,17 +82,18 @@ def cases_for(entry: Entry, testcases: Path | None) -> list[TestCase]:
     return [*cases, *entry.challenge.entry_cases(entry.options, entry.folder)]
 
 
-def _entry_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str]) -> list[Job]:
-    """What ``verify check`` runs for ``entry``: its program on each case, or its contest's tasks."""
+def _entry_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str], fuzz: int = 0) -> list[Job]:
+    """What ``verify check`` runs for ``entry``: its program on each case, or its contest's tasks;
+    and ``fuzz`` generated ones (:mod:`verify.fuzz.cases`)."""
     named: list[Job]
     if entry.program is None:
-        named = list(entry.challenge.entry_tasks(entry.options))
+        named = [*entry.challenge.entry_tasks(entry.options), *fuzz_tasks(entry, fuzz)]
         if not named:
             raise VerifyError(f"{entry.challenge.name} entries are not checked on cases "
                               f"(see `verify koth {entry.challenge.name}`)")
     else:
         named = []
-        for case in cases_for(entry, testcases):
+        for case in [*cases_for(entry, testcases), *fuzz_cases(entry, fuzz)]:
             task = case_task(entry, case)
             named.append(Blocked(case.name, task) if isinstance(task, Verdict) else task)
     if patterns:
@@ -106,7 +108,7 @@ def _entry_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str]) 
 
 
 def load_checks(paths: Iterable[Path], testcases: Path | None,
-                case_patterns: Sequence[str] = ()) -> list[EntryCheck]:
+                case_patterns: Sequence[str] = (), fuzz: int = 0) -> list[EntryCheck]:
     """Load each entry and what it runs; a broken one becomes a failed check with its one-line error
     (a contest that does not load is a VerifyError for the whole command).
     `case_patterns` (shell patterns such as ``one-row-*``) keep only the cases they name."""
@@ -120,7 +122,7 @@ def load_checks(paths: Iterable[Path], testcases: Path | None,
             continue
         check = EntryCheck(entry.label, entry=entry)
         try:
-            check.tasks = _entry_tasks(entry, testcases, case_patterns)
+            check.tasks = _entry_tasks(entry, testcases, case_patterns, fuzz)
         except CaseFileError:           # a bad test-case file stops the command: one line, exit 2
             raise
         except VerifyError as error:

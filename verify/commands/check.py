@@ -10,6 +10,7 @@ from verify.commands.changes import changed_files, repository_root, touched
 from verify.commands.jobs import EntryCheck, load_checks, run_checks
 from verify.commands.progress import Progress
 from verify.entries import find_entries
+from verify.errors import VerifyError
 from verify.files import make_output_folder, write_output
 from verify.grading import Runner
 from verify.grading.executor import Executor
@@ -44,7 +45,7 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
           limits: Limits, cases: Sequence[str] = (), writes: Sequence[tuple[str, Path]] = (),
           results_dir: Path | None = None, failures_only: bool = False, compact: bool = False,
           width: int | None = None, colour: bool = False, executor: Executor | None = None,
-          html: Path | None = None) -> tuple[str, int]:
+          html: Path | None = None, fuzz: int = 0) -> tuple[str, int]:
     """The report, and the exit code: 0 when every case of every entry is accepted.
 
     ``writes``: (format, path) pairs, more reports written to files (in the formats machines
@@ -52,19 +53,22 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
     results merge`` / ``rank --results``). ``failures_only``, ``compact``, ``width``, ``colour``:
     how the printed report looks (:func:`verify.reports.checks.check_report`). ``executor``: where
     the runs go (None: threads here; a cluster: see docs/cluster.md). ``html``: also write the
-    static site there (:mod:`verify.commands.site`)."""
+    static site there (:mod:`verify.commands.site`). ``fuzz``: that many generated inputs more
+    per entry (:mod:`verify.fuzz.cases`; run here only, not on a cluster's workers)."""
     bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     if results_dir is not None:
         make_output_folder(results_dir, "results")
     if html is not None:
         from verify.commands.site import capture_outputs, prepare_site
         prepare_site(html)
-    checks = load_checks(paths, testcases, cases)
+    if fuzz and executor is not None:
+        raise VerifyError("--fuzz runs on this machine only: the workers of a cluster cannot re-create fuzzed cases")
+    checks = load_checks(paths, testcases, cases, fuzz)
     # outputs are kept where they are judged: here, not on a cluster's workers (no replays then)
     captures = capture_outputs(checks) if html is not None and executor is None else {}
     run_with_progress(runner, checks, limits, jobs, executor, testcases, cases)
     isolation = runner.isolation if executor is None else executor.isolation(runner.isolation)
-    if not cases and isolation is not None:     # a whole check is what `verify rank` needs: keep it for rank
+    if not cases and not fuzz and isolation is not None:   # a whole check is what `verify rank` needs
         stores = [results_cache()] + ([ResultCache(results_dir)] if results_dir is not None else [])
         for entry_check in checks:
             key = check_key(entry_check, limits, isolation)

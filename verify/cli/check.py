@@ -43,11 +43,13 @@ def _writes(context: click.Context, parameter: click.Parameter, values: tuple[st
               help="Also keep each whole check in DIR, for `verify results merge` and `verify rank --results`.")
 @click.option("--html", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
               help="Also write a static site to DIR: leaderboards, a page per entry, a replay per case.")
+@click.option("--fuzz", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Also run each entry on N generated inputs (those `verify fuzz ENTRY` tries first).")
 @limit_options
 @runner_option
 def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, writes: list[tuple[str, Path]],
           testcases: Path | None, cases: tuple[str, ...], changed_since: str | None, failures_only: bool,
-          results_dir: Path | None, html: Path | None, runner: Any, **limits: Any) -> None:
+          results_dir: Path | None, html: Path | None, fuzz: int, runner: Any, **limits: Any) -> None:
     """Run each ENTRY (an entry folder) on its contest's test cases and its own demo.
 
     On a terminal the table is a summary per entry with the failing cases in full (in
@@ -70,6 +72,6 @@ def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, write
                              limits=make_limits(**limits), cases=cases, writes=writes, results_dir=results_dir,
                              failures_only=failures_only, compact=terminal,
                              width=shutil.get_terminal_size().columns if terminal else None,
-                             colour=use_colour(sys.stdout), html=html)
+                             colour=use_colour(sys.stdout), html=html, fuzz=fuzz)
     click.echo(report)
     sys.exit(code)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from verify.cli.options import format_option, limit_options, make_limits, runner_option
+from verify.cli.options import cluster_option, format_option, limit_options, make_limits, runner_option
 
 REPORT_FORMATS = ("table", "json", "junit", "markdown")
 
@@ -47,9 +47,11 @@ def _writes(context: click.Context, parameter: click.Parameter, values: tuple[st
               help="Also run each entry on N generated inputs (those `verify fuzz ENTRY` tries first).")
 @limit_options
 @runner_option
+@cluster_option
 def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, writes: list[tuple[str, Path]],
           testcases: Path | None, cases: tuple[str, ...], changed_since: str | None, failures_only: bool,
-          results_dir: Path | None, html: Path | None, fuzz: int, runner: Any, **limits: Any) -> None:
+          results_dir: Path | None, html: Path | None, fuzz: int, runner: Any, cluster: str | None,
+          **limits: Any) -> None:
     """Run each ENTRY (an entry folder) on its contest's test cases and its own demo.
 
     On a terminal the table is a summary per entry with the failing cases in full (in
@@ -57,6 +59,7 @@ def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, write
     Exit code 0 when every case of every entry is accepted, 1 otherwise."""
     from verify.commands.check import changed_entries
     from verify.commands.check import check as run_check
+    from verify.executors import open_executor
     from verify.reports.colour import use_colour
 
     selected: list[Path] = list(entries)
@@ -68,10 +71,11 @@ def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, write
     elif not selected:
         raise click.UsageError("give ENTRY folders (or --changed-since REF)")
     terminal = sys.stdout.isatty()
-    report, code = run_check(runner, selected, jobs=jobs, fmt=output_format, testcases=testcases,
-                             limits=make_limits(**limits), cases=cases, writes=writes, results_dir=results_dir,
-                             failures_only=failures_only, compact=terminal,
-                             width=shutil.get_terminal_size().columns if terminal else None,
-                             colour=use_colour(sys.stdout), html=html, fuzz=fuzz)
+    with open_executor(cluster, runner) as executor:
+        report, code = run_check(runner, selected, jobs=jobs, fmt=output_format, testcases=testcases,
+                                 limits=make_limits(**limits), cases=cases, writes=writes, results_dir=results_dir,
+                                 failures_only=failures_only, compact=terminal,
+                                 width=shutil.get_terminal_size().columns if terminal else None,
+                                 colour=use_colour(sys.stdout), html=html, fuzz=fuzz, executor=executor)
     click.echo(report)
     sys.exit(code)

@@ -25,7 +25,6 @@ G = TypeVar("G")
 T = TypeVar("T")
 R = TypeVar("R")
 
-CONNECT_TIMEOUT = 10.0     # seconds to reach the scheduler, and to see a first worker
 
 
 class UnsandboxedWorker(VerifyError):
@@ -44,19 +43,20 @@ def _worker_address() -> str:
         return "this process"
 
 
-def worker_grader() -> Grader:
+def worker_grader(address: str | None = None) -> Grader:
     """The grader of this worker process (made once): runs under the worker's isolation, which
     must be bubblewrap. Without it (``VERIFY_SANDBOX=none``, bubblewrap missing or broken) the
     entries would see the worker's files and network: the job is refused."""
     global _grader
     with _lock:
         if _grader is None:
+            where = f"worker {address or _worker_address()}"
             try:
                 isolation = resolve(policy_from_environment())
             except VerifyError as error:
-                raise UnsandboxedWorker(f"worker {_worker_address()}: refuses to run entries: {error}") from None
+                raise UnsandboxedWorker(f"{where}: refuses to run entries: {error}") from None
             if not isolation.sandboxed:
-                raise UnsandboxedWorker(f"worker {_worker_address()}: refuses to run entries without bubblewrap "
+                raise UnsandboxedWorker(f"{where}: refuses to run entries without bubblewrap "
                                         f"(its isolation: {isolation.name}; see docs/cluster.md)")
             _grader = Grader(LocalRunner(isolation))
         return _grader
@@ -67,23 +67,43 @@ def on_worker(job: Callable[[Grader, T], R], item: T) -> R:
     return job(worker_grader(), item)
 
 
-def worker_isolation() -> str:
-    """This worker's isolation name, or why it refuses (for the client's checks)."""
+def worker_isolation(dask_worker: Any = None) -> str:
+    """This worker's isolation name, or why it refuses (run by ``Client.run``, which gives the worker)."""
     try:
-        return worker_grader().runner.isolation
+        return worker_grader(getattr(dask_worker, "address", None)).runner.isolation
     except VerifyError as error:
         return f"refused: {error}"
+
+
+def _check_address(address: str) -> None:
+    """A scheduler address Dask can read (``tcp://host:port``...), else one line."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as error:
+        raise ExecutorError(f"cannot reach a Dask scheduler at {address!r}: {error} "
+                            "(expected tcp://HOST:PORT)") from None
 
 
 class DaskExecutor:
     """Jobs submitted to the Dask scheduler at ``address``."""
 
-    def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
+    def __init__(self, address: str, timeout: float | None = None):
+        """``timeout``: seconds to reach the scheduler, then to see a first worker (default: Dask's
+        own ``distributed.comm.timeouts.connect``, 30 s unless configured)."""
         try:
+            import dask
+            from dask.utils import parse_timedelta
             from distributed import Client
         except ImportError:
             raise ExecutorError("--cluster needs Dask: pip install 'verify[cluster]'") from None
+        if timeout is None:
+            timeout = float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect")))
         self.address = address
+        _check_address(address)
         try:
             self.client = Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as error:

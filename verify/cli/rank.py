@@ -33,11 +33,14 @@ from verify.files import write_output
 @click.option("--html", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
               help="Also write a static site to DIR (leaderboards, entry pages, replays); the replays need the "
                    "outputs, so every entry runs again (with --results: pages without replays, nothing runs).")
+@click.option("--by", type=click.Choice(["bytes", "chars"]), default="bytes", show_default=True,
+              help="Rank by bytes (as each language counts them) or by characters (Unicode code points).")
+@click.option("--per-language", is_flag=True, help="Also a board per language (code.golf's way) after the overall one.")
 @limit_options
 @runner_option
 def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs: int | None, output_format: str,
          fresh: bool, results: Path | None, output: Path | None, expected: Path | None, html: Path | None,
-         runner: Any, **limits: Any) -> None:
+         by: str, per_language: bool, runner: Any, **limits: Any) -> None:
     """Leaderboard of the code-golf entries under --submissions (of CHALLENGE, or all).
 
     Score: source bytes plus interpreter-flag penalties (docs/entries.md). Only entries
@@ -57,7 +60,8 @@ def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs:
                         limits=make_limits(**limits), results=results)
         fresh = False
     boards = run_rank(runner, challenge, submissions=submissions, testcases=testcases, jobs=jobs,
-                      fmt=output_format, fresh=fresh, limits=make_limits(**limits), results=results)
+                      fmt=output_format, fresh=fresh, limits=make_limits(**limits), results=results, by=by,
+                      languages_too=per_language)
     text = boards.report.rstrip("\n") + "\n"
     if expected is not None:
         try:

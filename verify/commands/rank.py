@@ -13,7 +13,7 @@ from verify.commands.history import first_added
 from verify.commands.jobs import EntryCheck, load_checks
 from verify.entries import Entry, find_entries
 from verify.errors import VerifyError
-from verify.golf import Score, Standing, rank_standings, score_entry
+from verify.golf import Score, Standing, per_language, rank_standings, score_entry
 from verify.grading import Runner
 from verify.reports.leaderboard import rank_report
 from verify.results import CheckResult
@@ -37,23 +37,26 @@ class Leaderboards:
 
 
 def rank(runner: Runner, challenge: str | None, *, submissions: Path, testcases: Path | None, jobs: int | None,
-         fmt: str, fresh: bool, limits: Limits, results: Path | None = None) -> Leaderboards:
+         fmt: str, fresh: bool, limits: Limits, results: Path | None = None, by: str = "bytes",
+         languages_too: bool = False) -> Leaderboards:
     """``results``: rank from the checks stored in that folder (``verify check --results-dir``,
-    ``verify results merge``) and run nothing; an entry without a current result there is not ranked."""
+    ``verify results merge``) and run nothing; an entry without a current result there is not ranked.
+    ``by``: "bytes" or "chars"; ``languages_too``: a board per language beside the overall one."""
     bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     language_names = {key: lang.name for key, lang in languages().items()}
     reports, ranked = [], 0
     for name in code_golf_contests(challenge):
-        standings = leaderboard(runner, name, submissions, testcases, jobs, fresh, limits, results)
+        standings = leaderboard(runner, name, submissions, testcases, jobs, fresh, limits, results, by)
         ranked += sum(1 for s in standings if s.rank is not None)
-        reports.append(rank_report(name, standings, fmt, language_names))
+        boards = per_language(standings, by) if languages_too else None
+        reports.append(rank_report(name, standings, fmt, language_names, by=by, boards=boards))
     if results is None:                         # checks were stored: keep the cache bounded, once
         prune_cache(bound)
     return Leaderboards("\n\n".join(reports), ranked)
 
 
 def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Path | None, jobs: int | None,
-                fresh: bool, limits: Limits, results: Path | None = None) -> list[Standing]:
+                fresh: bool, limits: Limits, results: Path | None = None, by: str = "bytes") -> list[Standing]:
     """Check (or reuse the cached check of) every entry of `challenge`, then rank them.
     An unchanged entry is not run again (see :mod:`verify.commands.cache`); --fresh runs all;
     with ``results`` nothing runs: the checks come from that folder."""
@@ -72,6 +75,7 @@ def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Pa
     if results is None:
         run_with_progress(runner, [c for c in checks if id(c) not in outcomes], limits, jobs)
     standings = []
+    flag_rule = challenges.get(challenge).flag_rule
     for check in checks:
         outcome = outcomes.get(id(check))
         if outcome is None:
@@ -79,24 +83,25 @@ def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Pa
             key = keys[id(check)]
             if key is not None and results is None:
                 cache.store(key, check)
-        standings.append(_standing(check, outcome))
-    return rank_standings(standings)
+        standings.append(_standing(check, outcome, flag_rule))
+    return rank_standings(standings, by)
 
 
-def _standing(check: EntryCheck, outcome: CheckResult) -> Standing:
+def _standing(check: EntryCheck, outcome: CheckResult, flag_rule: str = "penalty") -> Standing:
     entry = check.entry
-    score, why_not = _score(entry, "" if outcome.passed else outcome.why_not)
+    score, why_not = _score(entry, "" if outcome.passed else outcome.why_not, flag_rule)
     return Standing(label=check.label, name=entry.name if entry else check.label,
                     language=(entry.language or "") if entry else "", score=score, passed=outcome.passed,
                     why_not=why_not, added=first_added(entry.folder) if entry else None,
                     cases=len(outcome.results), entry=entry)
 
 
-def _score(entry: Entry | None, why_not: str) -> tuple[Score | None, str]:
-    """The entry's score, or None and why (a source changed since the entry loaded)."""
+def _score(entry: Entry | None, why_not: str, flag_rule: str) -> tuple[Score | None, str]:
+    """The entry's score, or None and why (a source changed since the entry loaded, a
+    character outside its language's code page)."""
     if entry is None or entry.source is None:
         return None, why_not
     try:
-        return score_entry(entry), why_not
+        return score_entry(entry, flag_rule), why_not
     except VerifyError as error:
         return None, str(error)

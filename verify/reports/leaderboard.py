@@ -1,4 +1,5 @@
-"""Code-golf leaderboards: table, JSON, Markdown (the contest's answer headers)."""
+"""Code-golf leaderboards: table, JSON, Markdown (the contest's answer headers); the
+overall board, and with `boards` one per language (code.golf's way) beside it."""
 from __future__ import annotations
 
 import json
@@ -6,41 +7,76 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
-from verify.golf import Standing
-from verify.report_escape import markdown, one_line
+from verify.golf import BoardKey, Standing
+from verify.report_escape import markdown, one_line, visible
+
+Boards = Sequence[tuple[BoardKey, Sequence[Standing]]]
 
 
-def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, language_names: dict[str, str]) -> str:
+def code_span(text: str) -> str:
+    """`text` as a Markdown code span that no backtick inside it can close early."""
+    text = visible(text)
+    run, longest = 0, 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def board_title(key: BoardKey, language_names: dict[str, str]) -> str:
+    language, flags = key
+    return " ".join([language_names.get(language, language), *flags])
+
+
+def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, language_names: dict[str, str],
+                by: str = "bytes", boards: Boards | None = None) -> str:
     if fmt == "json":
-        return json.dumps({"challenge": challenge, "standings": [s.to_dict() for s in standings]}, indent=2)
+        data: dict[str, object] = {"challenge": challenge, "by": by, "standings": [s.to_dict() for s in standings]}
+        if boards is not None:
+            data["languages"] = [{"language": key[0], "flags": list(key[1]),
+                                  "standings": [s.to_dict() for s in board]} for key, board in boards]
+        return json.dumps(data, indent=2)
     if fmt == "markdown":
-        return _rank_markdown(challenge, standings, language_names)
+        return _rank_markdown(challenge, standings, language_names, by, boards)
+    title = f"Leaderboard: {one_line(challenge)}" + (" (by chars)" if by == "chars" else "")
+    parts = [f"{title}\n{_table(standings, language_names, by)}"]
+    for key, board in boards or ():
+        parts.append(f"{one_line(challenge)}, {one_line(board_title(key, language_names))}\n"
+                     f"{_table(board, language_names, by)}")
+    return "\n\n".join(parts)
+
+
+def _table(standings: Sequence[Standing], language_names: dict[str, str], by: str) -> str:
     rows = []
     for s in standings:
         score = s.score
         language = " ".join([language_names.get(s.language, s.language), *(score.flags if score else ())])
         rows.append([s.rank or "-", one_line(s.label), one_line(language),
                      score.source_bytes if score else "", f"+{score.penalty}" if score and score.penalty else "",
-                     score.total if score else "", score.chars if score else "",
+                     score.total_by(by) if score else "", score.chars if score else "",
                      "" if s.passed and score else one_line(s.why_not)])
     if not rows:
-        return f"Leaderboard: {one_line(challenge)}\n(no entries)"
-    table = tabulate(rows, ["rank", "entry", "language", "bytes", "flags", "score", "chars", "not ranked because"],
-                     tablefmt="simple")
-    return f"Leaderboard: {one_line(challenge)}\n{table}"
+        return "(no entries)"
+    return tabulate(rows, ["rank", "entry", "language", "bytes", "flags", "score", "chars", "not ranked because"],
+                    tablefmt="simple")
 
 
-def _rank_markdown(challenge: str, standings: Sequence[Standing], language_names: dict[str, str]) -> str:
-    parts = [f"Leaderboard: **{markdown(challenge)}** (entries that pass every case; ties: the earlier entry)", ""]
+def _rank_markdown(challenge: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
+                   boards: Boards | None) -> str:
+    measure = " by chars" if by == "chars" else ""
+    parts = [f"Leaderboard: **{markdown(challenge)}**{measure} (entries that pass every case; ties: the earlier "
+             "entry)", ""]
     if not standings:
         parts.append("(no entries)")
     for s in standings:
         if not s.passed or s.score is None:
             continue
-        header = s.score.header(language_names.get(s.language, s.language))
-        parts.append("# " + markdown(header.removeprefix("# ")))
+        parts.append(s.score.header(language_names.get(s.language, s.language), by, text=markdown, code=code_span))
         parts.append("")
-        parts.append(f"{s.rank}. **{markdown(s.name)}** ({markdown(s.label)}), {s.score.chars} chars")
+        other = f"{s.score.source_bytes} bytes" if by == "chars" else f"{s.score.chars} chars"
+        parts.append(f"{s.rank}. **{markdown(s.name)}** ({markdown(s.label)}), {other}")
         parts.append("")
     unranked = [s for s in standings if not s.passed or s.score is None]
     if unranked:
@@ -48,4 +84,14 @@ def _rank_markdown(challenge: str, standings: Sequence[Standing], language_names
         parts.append("")
         parts.extend(f"- {markdown(s.label)}: {markdown(s.why_not)}" for s in unranked)
         parts.append("")
+    if boards:
+        parts.append("## Per language")
+        parts.append("")
+        unit = "chars" if by == "chars" else "bytes"
+        for key, board in boards:
+            parts.append(f"### {markdown(board_title(key, language_names))}")
+            parts.append("")
+            parts.extend(f"{s.rank}. {markdown(s.name)} ({markdown(s.label)}): "
+                         f"{s.score.total_by(by) if s.score else ''} {unit}" for s in board)
+            parts.append("")
     return "\n".join(parts).rstrip() + "\n"

@@ -14,6 +14,7 @@ from typing import Any
 from verify.errors import VerifyError
 
 TABLE_PATH = Path(__file__).with_name("languages.toml")
+CODEPAGES_PATH = Path(__file__).with_name("codepages.toml")
 _KNOWN_FIELDS = {"name", "extensions", "interpreter", "compiler", "compile", "source_name", "run",
                  "version", "version_stdin", "memory", "memory_extra", "extra_binds", "env", "selftest",
                  "selftest_input", "selftest_output", "requires", "install", "bytes", "codepage"}
@@ -169,6 +170,20 @@ def languages() -> dict[str, Language]:
     with TABLE_PATH.open("rb") as table_file:
         table = tomllib.load(table_file)
     return {key: _language(key, value) for key, value in table.items()}
+
+
+@cache
+def codepage(name: str) -> str:
+    """The 256 characters of a single-byte code page (codepages.toml), byte 0 first."""
+    with CODEPAGES_PATH.open("rb") as table_file:
+        table = tomllib.load(table_file)
+    rows = table.get(name)
+    if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
+        raise VerifyError(f"{CODEPAGES_PATH.name}: no code page {name!r}")
+    page = "".join(rows)
+    if len(page) != 256 or len(set(page)) != 256:
+        raise VerifyError(f"{CODEPAGES_PATH.name}: {name}: expected 256 distinct characters, not {len(page)}")
+    return page
 
 
 def get_language(key: str) -> Language:

@@ -12,7 +12,11 @@ from pathlib import Path
 import pytest
 from conftest import machine_modes, mode_id
 
+from verify.commands.jobs import load_checks, run_checks
+from verify.entries import load_entry
 from verify.errors import VerifyError
+from verify.golf import score_entry
+from verify.grading import LocalRunner
 from verify.grading.verdicts import run_verdict
 from verify.runner import Limits, MissingInterpreter, Program, languages, run_program
 from verify.runner.languages import Language, expand, language_for_extension
@@ -167,3 +171,50 @@ def test_a_memory_hog_is_a_memory_limit(mode, entry_folder, key):
     verdict = run_verdict(result, HOG_LIMITS, None, Verdict.accept)
     assert verdict.status is Status.MEMORY_LIMIT, (verdict, result.stderr_tail[-300:])
     assert result.wall_time < HOG_LIMITS.wall_time
+
+
+# --- the bundled entries in the new languages pass (through the real pipeline) ------------
+
+REPO = Path(__file__).parent.parent
+NEW_ENTRIES = {"ruby": "ruby", "php": "php", "lua": "lua", "go": "go", "vyxal": "vyxal"}   # folder: language
+
+
+# Vyxal starts in about a second (it imports sympy): here on a few cases, each kind of map
+# (`verify check submissions/desert/vyxal` runs them all)
+VYXAL_CASES = ("spec-*", "one-row-26", "one-column-19-upwards", "corner-to-corner-20", "wall-of-nines", "demo")
+
+
+@pytest.fixture(scope="module")
+def desert_checks():
+    available = [name for name, key in NEW_ENTRIES.items() if _usable(key)]
+    testcases = REPO / "testcases" / "desert"
+    loaded = load_checks([REPO / "submissions" / "desert" / name for name in available if name != "vyxal"], testcases)
+    if "vyxal" in available:
+        loaded += load_checks([REPO / "submissions" / "desert" / "vyxal"], testcases, VYXAL_CASES)
+    return {c.entry.folder.name: c for c in run_checks(LocalRunner(), loaded, Limits(wall_time=30, cpu_time=30),
+                                                       jobs=2)}
+
+
+def _usable(key: str) -> bool:
+    try:
+        languages()[key].tools()
+    except MissingInterpreter:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", sorted(NEW_ENTRIES))
+def test_the_desert_entry_passes_every_case_and_its_demo(desert_checks, name):
+    if name not in desert_checks:
+        pytest.skip(f"{NEW_ENTRIES[name]} is not installed")
+    check = desert_checks[name]
+    assert [(r.case, str(r.verdict.status)) for r in check.results if not r.passed] == []
+    assert len(check.results) == len(check.tasks) > (6 if name == "vyxal" else 20)
+    assert check.results[-1].case == "demo"
+
+
+def test_the_vyxal_entry_is_counted_in_its_code_page():
+    entry = load_entry(REPO / "submissions" / "desert" / "vyxal")
+    score = score_entry(entry)
+    assert entry.source is not None and len(entry.source.read_bytes()) == score.source_bytes + 2   # † is 3 in UTF-8
+    assert score.header("Vyxal") == f"# Vyxal, {score.source_bytes} bytes"

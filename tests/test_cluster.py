@@ -24,7 +24,14 @@ from verify.commands.cache import check_key
 from verify.commands.check import check, results_cache
 from verify.commands.jobs import WorkerMismatch, build_program, case_jobs, load_checks, run_case
 from verify.entries import load_entry
-from verify.executors.dask import DaskExecutor, UnsandboxedWorker, on_worker, worker_isolation
+from verify.executors.dask import (
+    DaskExecutor,
+    OtherVerify,
+    UnsandboxedWorker,
+    on_worker,
+    source_digest,
+    worker_isolation,
+)
 from verify.grading import Grader, LocalRunner
 from verify.grading.executor import ExecutorError
 from verify.reports.tournament import render_markdown, render_table
@@ -143,6 +150,13 @@ def test_a_worker_finding_other_files_than_the_client_refuses(executor):
         on_worker_result(executor, replace(job, task_digest="0" * 64))
 
 
+def test_a_worker_refuses_the_jobs_of_a_client_with_another_verify(executor):
+    program = load_entry(MAZE / "drunkard").options.solver
+    future = executor.client.submit(on_worker, build_program, program, "0" * 64, pure=False)
+    with pytest.raises(OtherVerify, match="runs another verify than the client's"):
+        future.result()
+
+
 def on_worker_result(executor: DaskExecutor, job):
     """One check job through the cluster (pickled: the worker re-creates its task)."""
     return executor.map(run_case, [job], grader=None, parallel=1)[0]
@@ -157,7 +171,7 @@ def test_workers_refuse_to_run_unsandboxed():
             assert all(name.startswith("refused: ") for name in client.run(worker_isolation).values())
             (program,) = [load_entry(MAZE / "drunkard").options.solver]
             with pytest.raises(UnsandboxedWorker, match="refuses to run entries without bubblewrap"):
-                client.submit(on_worker, build_program, program, pure=False).result()
+                client.submit(on_worker, build_program, program, source_digest(), pure=False).result()
 
 
 QUICK_CONNECT = {"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}   # Dask's own setting: no scheduler, fail soon

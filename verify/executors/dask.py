@@ -7,13 +7,17 @@ results never depends on the workers. A worker runs a job with a grader of its o
 (``VERIFY_SANDBOX``), and it refuses to run anything unless that isolation is bubblewrap.
 A worker that dies has its jobs run again elsewhere by the scheduler (up to
 ``distributed.scheduler.allowed-failures`` times); a job that exceeds its limits is a
-verdict like any other, never a retry.
+verdict like any other, never a retry. A worker also refuses the jobs of a client whose
+``verify`` source differs from its own: results must mean the same on every machine.
 """
 from __future__ import annotations
 
+import hashlib
 import threading
 import uuid
 from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
 from typing import Any, TypeVar
 
 from verify.errors import VerifyError
@@ -27,8 +31,25 @@ R = TypeVar("R")
 
 
 
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
 class UnsandboxedWorker(VerifyError):
     """A worker whose runs would not be in bubblewrap: it runs no job."""
+
+
+class OtherVerify(VerifyError):
+    """A worker whose verify is not the client's: it runs no job of that client."""
+
+
+@cache
+def source_digest() -> str:
+    """The source of the verify package this process runs (read once)."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".toml", ".c", ".txt") and "__pycache__" not in path.parts and path.is_file():
+            digest.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 _lock = threading.Lock()
@@ -62,8 +83,11 @@ def worker_grader(address: str | None = None) -> Grader:
         return _grader
 
 
-def on_worker(job: Callable[[Grader, T], R], item: T) -> R:
-    """What a worker runs for one job."""
+def on_worker(job: Callable[[Grader, T], R], item: T, source: str) -> R:
+    """What a worker runs for one job of a client whose verify source has digest ``source``."""
+    if source != source_digest():
+        raise OtherVerify(f"worker {_worker_address()}: runs another verify than the client's (their sources "
+                          "differ): install the same version on every worker")
     return job(worker_grader(), item)
 
 
@@ -115,10 +139,14 @@ class DaskExecutor:
             self.close()
             raise ExecutorError(f"no worker connected to the Dask scheduler at {address!r} "
                                 f"within {timeout:g} s (start some: dask worker {address})") from None
+        sources = dict(self.client.run(source_digest))
+        other = sorted(address for address, digest in sources.items() if digest != source_digest())
         refused = [name for name in self._isolations().values() if name.startswith("refused: ")]
-        if refused:
+        if other or refused:
             self.close()
-            raise ExecutorError(refused[0].removeprefix("refused: "))
+            raise ExecutorError(f"worker {other[0]}: runs another verify than this one (their sources differ): "
+                                "install the same version on every worker" if other
+                                else refused[0].removeprefix("refused: "))
 
     def _isolations(self) -> dict[str, str]:
         return dict(self.client.run(worker_isolation))
@@ -131,7 +159,9 @@ class DaskExecutor:
         if not items:
             return []
         batch = uuid.uuid4().hex[:12]
-        futures = [self.client.submit(on_worker, job, item, key=f"verify-{job.__name__}-{batch}-{index}", pure=False)
+        source = source_digest()
+        futures = [self.client.submit(on_worker, job, item, source, key=f"verify-{job.__name__}-{batch}-{index}",
+                                      pure=False)
                    for index, item in enumerate(items)]
         places = {future.key: index for index, future in enumerate(futures)}
         results: dict[int, R] = {}

@@ -182,7 +182,7 @@ class CaseJob:
         self.__dict__.update(state)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=8)       # jobs come entry after entry; a few entries' cases at most stay in memory
 def _tasks_at(folder: Path, digest: str, testcases: Path | None, patterns: tuple[str, ...]) -> list[Job]:
     """The tasks of the entry at ``folder`` as a worker finds it (once per worker and entry)."""
     try:

@@ -218,3 +218,16 @@ def test_the_vyxal_entry_is_counted_in_its_code_page():
     score = score_entry(entry)
     assert entry.source is not None and len(entry.source.read_bytes()) == score.source_bytes + 2   # † is 3 in UTF-8
     assert score.header("Vyxal") == f"# Vyxal, {score.source_bytes} bytes"
+
+
+def test_a_runtime_folder_made_visible_is_read_only(mode, entry_folder):
+    """Vyxal's folder (extra_binds) is there for the program to import from, never to write."""
+    vyxal = installed("vyxal")
+    target = Path(vyxal.extra_binds[0]) / "written-by-an-entry"
+    source = entry_folder / "w.vy"
+    source.write_text(f"`import os;print(os.path.isdir('{vyxal.extra_binds[0]}'),flush=True);"
+                      f"open('{target}','w').write('x')`†")
+    source.chmod(0o644)
+    result = run_program(Program("vyxal", source), limits=HOG_LIMITS)
+    assert result.stdout.startswith(b"True\n") and result.exit_code != 0
+    assert not target.exists()

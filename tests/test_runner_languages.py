@@ -231,3 +231,34 @@ def test_a_runtime_folder_made_visible_is_read_only(mode, entry_folder):
     result = run_program(Program("vyxal", source), limits=HOG_LIMITS)
     assert result.stdout.startswith(b"True\n") and result.exit_code != 0
     assert not target.exists()
+
+
+# --- fork bombs in the new shells and in Ruby: the process limit holds them ---------------
+
+BOMBS = {
+    # the parent then spins in a builtin loop until its CPU limit (as tests/fixtures/hostile/fork_bomb)
+    "zsh": ("bomb.zsh", "bomb() { bomb | bomb & }\nbomb\nwhile :; do :; done\n"),
+    "dash": ("bomb.dash", "bomb() { bomb | bomb & }\nbomb\nwhile :; do :; done\n"),
+    # forks until fork fails, the children sleeping (as fork_bomb_python)
+    "ruby": ("bomb.rb", "loop { fork { sleep 3600 } }\n"),
+}
+BOMB_LIMITS = Limits(wall_time=2.0, cpu_time=1.0, memory=256 << 20, output=1 << 20, processes=16)
+
+
+@pytest.mark.parametrize("key", sorted(BOMBS))
+def test_a_fork_bomb_is_contained(mode, entry_folder, key):
+    """With a cgroup the refused forks are counted (process limit); with rlimits alone
+    nothing counts them, and the run ends at a time limit (a shell's parent spins until its
+    CPU limit; Ruby retries a refused fork, sleeping, until the wall limit)."""
+    installed(key)
+    name, text = BOMBS[key]
+    source = entry_folder / name
+    source.write_text(text)
+    source.chmod(0o644)
+    result = run_program(Program(key, source), limits=BOMB_LIMITS)
+    verdict = run_verdict(result, BOMB_LIMITS, None, Verdict.accept)
+    if mode.accounting != "rlimits":
+        assert verdict.status is Status.RUNTIME_ERROR and "process limit" in verdict.message, verdict
+    else:
+        assert verdict.status is Status.TIME_LIMIT, verdict
+    assert result.wall_time <= BOMB_LIMITS.wall_time + 3.0

@@ -1,10 +1,13 @@
 """Code-golf scores: exact byte counts, flag penalties, headers, ranking order."""
 import importlib.util
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
+from verify import challenges
+from verify.commands.rank import rank as rank_command
 from verify.entries import load_entry
 from verify.errors import EntryError
 from verify.golf import (
@@ -19,9 +22,10 @@ from verify.golf import (
     score_entry,
     score_source,
 )
+from verify.grading import LocalRunner
 from verify.report_escape import markdown
 from verify.reports.leaderboard import code_span, rank_report
-from verify.runner import languages
+from verify.runner import Limits, languages
 from verify.runner.languages import codepage
 
 
@@ -165,3 +169,39 @@ def test_reports_show_the_per_language_boards_after_the_overall_one():
     assert "# Python, 1 chars" in text and "## Per language" in text and "### Perl\n\n1. a (a): 2 chars" in text
     data = json.loads(rank_report("desert", standings, "json", names, boards=boards))
     assert data["by"] == "bytes" and [b["language"] for b in data["languages"]] == ["perl", "python"]
+
+
+# --- the flag rule of a contest, through `rank` -------------------------------------------
+
+ECHO = Path(__file__).parent / "fixtures" / "echo-contest"
+
+
+@pytest.fixture
+def echo_submissions(tmp_path, monkeypatch):
+    """The echo contest with two passing Python entries, one run with -u."""
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
+    challenges.add_contest_path(ECHO)
+    root = tmp_path / "submissions" / "echo"
+    for name, flags in (("plain", "[]"), ("unbuffered", '["-u"]')):
+        folder = root / name
+        shutil.copytree(ECHO / "submissions" / "echo" / "cat-python", folder)
+        text = (folder / "entry.toml").read_text().replace('name = "cat-python"', f'name = "{name}"')
+        (folder / "entry.toml").write_text(text.replace('source = "cat.py"', f'source = "cat.py"\nflags = {flags}'))
+    yield tmp_path / "submissions"
+    challenges.reset()
+
+
+@pytest.mark.parametrize("rule, unbuffered_header, boards", [
+    ("penalty", "# Python -u, 38 + 1 = 39 bytes", ["### Python\n\n1. plain (echo/plain): 38 bytes\n"
+                                                   "2. unbuffered (echo/unbuffered): 39 bytes"]),
+    ("language", "# Python `-u`, 38 bytes", ["### Python\n\n1. plain (echo/plain): 38 bytes",
+                                            "### Python -u\n\n1. unbuffered (echo/unbuffered): 38 bytes"]),
+])
+def test_the_contest_s_flag_rule_decides_penalty_header_and_boards(echo_submissions, monkeypatch, rule,
+                                                                   unbuffered_header, boards):
+    monkeypatch.setattr(type(challenges.get("echo")), "flag_rule", rule)
+    report = rank_command(LocalRunner(), "echo", submissions=echo_submissions, testcases=ECHO / "testcases" / "echo",
+                          jobs=2, fmt="markdown", fresh=True, limits=Limits(wall_time=20, cpu_time=20),
+                          languages_too=True).report
+    assert unbuffered_header in report
+    assert all(board in report for board in boards), report

@@ -5,8 +5,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from verify import challenges
+from verify.cli import main
 from verify.commands.rank import rank as rank_command
 from verify.entries import load_entry
 from verify.errors import EntryError
@@ -205,3 +207,15 @@ def test_the_contest_s_flag_rule_decides_penalty_header_and_boards(echo_submissi
                           languages_too=True).report
     assert unbuffered_header in report
     assert all(board in report for board in boards), report
+
+
+def test_rank_by_chars_per_language_on_the_command_line(echo_submissions):
+    result = CliRunner().invoke(main, ["rank", "echo", "--submissions", str(echo_submissions), "--testcases",
+                                       str(ECHO / "testcases" / "echo"), "--by", "chars", "--per-language",
+                                       "--format", "json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["by"] == "chars" and [s["entry"] for s in report["standings"]] == ["echo/plain", "echo/unbuffered"]
+    assert [(board["language"], board["flags"]) for board in report["languages"]] == [("python", [])]
+    refused = CliRunner().invoke(main, ["rank", "echo", "--by", "words"])
+    assert refused.exit_code == 2 and "'words' is not one of 'bytes', 'chars'" in refused.output

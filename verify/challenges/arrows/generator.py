@@ -6,23 +6,29 @@
    the seeded random generator), which rarely strands a cell; when it does,
    the walk starts over with the next random numbers.
 2. Each cell's arrow points toward the next cell of the path; the last has none.
-3. Givens: 1 and N*N always (as in the spec's puzzles). While the solver finds
-   a second solution, give the number of one cell where that solution differs
-   from the path; while it needs more than ``max_nodes`` search nodes to settle
-   the question, give the number of a random cell.
-4. Then try taking each given (other than 1 and N*N) away, in random order,
-   keeping it away when the puzzle stays unique within the same budget.
+3. Givens (as Simon Tatham's Signpost generator does): 1 and N*N always (as in the
+   spec's puzzles). The reference solver's propagation alone (no search) runs on
+   them; while it stalls, the number of one cell of the branching point it stalled
+   on is given (chosen by the seeded generator), and propagation goes on from where
+   it stood. When it completes the board, every number was forced: the puzzle has
+   exactly one solution.
+4. ``minimize``: each given (other than 1 and N*N), in random order, is taken away
+   when propagation alone still completes the board without it.
+5. ``hard``: then each remaining given, in random order, is taken away when the puzzle
+   stays unique for the full solver (search included) within ``max_nodes`` search
+   nodes: such puzzles need search, which propagation alone cannot do.
 
-Every puzzle returned has been proven unique by the reference solver, and
-needs at most ``max_nodes`` search nodes of it (the difficulty knob: a puzzle
-with the fewest givens possible can take the solver, and any entry, very long).
+Every puzzle returned is proven unique by the reference solver (counting solutions
+up to 2), and :func:`generate_puzzle` reports how many search nodes that took: 1 when
+propagation alone solves it, more for a ``hard`` puzzle (its difficulty).
 """
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from verify.challenges.arrows.model import NO_ARROW, STEPS, Puzzle
-from verify.challenges.arrows.solver import SearchBudgetExceeded, solutions
+from verify.challenges.arrows.solver import Deduction, SearchBudgetExceeded, SolveStats, deduces, geometry, solutions
 from verify.errors import InputError
 
 MAX_GENERATION_CELLS = 2500
@@ -89,19 +95,38 @@ def board_of_path(rows: int, cols: int, path: list[int], notation: str = "englis
     return Puzzle(rows, cols, tuple(arrows), tuple(numbers), notation)
 
 
+@dataclass(frozen=True)
+class Generated:
+    """A generated puzzle, its solution, and what proving it unique took."""
+
+    puzzle: Puzzle
+    solution: Puzzle
+    nodes: int          # search nodes of the reference solver counting its solutions to 2 (1: no search)
+    branches: int       # branching points of that search (0: propagation alone)
+
+
 def generate(rows: int, cols: int | None = None, seed: int = 0, notation: str = "english",
              max_nodes: int = DEFAULT_MAX_NODES, start_givens: float = 0.0,
-             minimize: bool = True) -> Puzzle:
-    """A puzzle with exactly one solution (deterministic for the arguments).
+             minimize: bool = True, hard: bool = False) -> Puzzle:
+    """A puzzle with exactly one solution (deterministic for the arguments); see :func:`generate_puzzle`."""
+    return generate_puzzle(rows, cols, seed, notation, max_nodes, start_givens, minimize, hard).puzzle
 
-    ``start_givens`` (0..1) gives that share of the cells from the start, and
-    ``minimize=False`` skips step 4: both make big boards quick to generate,
-    with more givens than needed.
+
+def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation: str = "english",
+                    max_nodes: int = DEFAULT_MAX_NODES, start_givens: float = 0.0,
+                    minimize: bool = True, hard: bool = False) -> Generated:
+    """A puzzle with exactly one solution (deterministic for the arguments), with its difficulty.
+
+    ``start_givens`` (0..1) gives that share of the cells from the start; ``minimize=False``
+    skips step 4 (more givens, quicker); ``hard`` removes givens further, keeping puzzles
+    that need at most ``max_nodes`` search nodes (step 5).
     """
     cols = rows if cols is None else cols
     if rows < 1 or cols < 1 or not 2 <= rows * cols <= MAX_GENERATION_CELLS:
         raise InputError(f"cannot generate a {rows}x{cols} board "
                          f"(2..{MAX_GENERATION_CELLS} cells)")
+    if max_nodes < 1:
+        raise InputError("max_nodes must be at least 1")
     rng = random.Random(f"arrows {rows}x{cols} seed {seed}")
     solution = board_of_path(rows, cols, random_path(rows, cols, rng), notation)
     size = solution.size
@@ -111,31 +136,46 @@ def generate(rows: int, cols: int | None = None, seed: int = 0, notation: str = 
         givens[cell] = answer[cell]
     for cell in rng.sample(range(size), int(start_givens * size)):
         givens[cell] = answer[cell]
-
-    too_hard = ()  # stands for "the budget ran out": no alternative to compare with
-
-    def alternative(numbers: list[int]) -> tuple[int, ...] | None:
-        """A solution other than ``answer`` if there is one (or too_hard)."""
-        try:
-            for found in solutions(solution.with_numbers(numbers), 2, max_nodes=max_nodes):
-                if found.numbers != answer:
-                    return found.numbers
-        except SearchBudgetExceeded:
-            return too_hard
-        return None
-
-    while (other := alternative(givens)) is not None:
-        if other is too_hard:
-            differing = [cell for cell in range(size) if not givens[cell]]
-        else:
-            differing = [cell for cell in range(size) if other[cell] != answer[cell]]
-        cell = rng.choice(differing)
-        givens[cell] = answer[cell]
-    removable = [cell for cell in range(size)
-                 if minimize and givens[cell] and answer[cell] not in (1, size)]
+    rays = geometry(solution)
+    _give_until_deduced(solution, givens, rays, rng)
+    removable = [cell for cell in range(size) if givens[cell] and answer[cell] not in (1, size)]
     rng.shuffle(removable)
-    for cell in removable:
-        givens[cell] = 0
-        if alternative(givens) is not None:
-            givens[cell] = answer[cell]
-    return solution.with_numbers(givens)
+    if minimize or hard:
+        for cell in removable:
+            givens[cell] = 0
+            if not deduces(solution.with_numbers(givens), rays):
+                givens[cell] = answer[cell]
+    if hard:
+        for cell in removable:
+            if givens[cell]:
+                givens[cell] = 0
+                if not _unique_within(solution.with_numbers(givens), answer, max_nodes):
+                    givens[cell] = answer[cell]
+    puzzle = solution.with_numbers(givens)
+    stats = SolveStats()
+    found = solutions(puzzle, 2, stats)
+    if [board.numbers for board in found] != [answer]:      # cannot happen: every step kept it unique
+        raise RuntimeError(f"generated a {rows}x{cols} puzzle (seed {seed}) that is not unique")
+    return Generated(puzzle, solution, stats.nodes, stats.branches)
+
+
+def _give_until_deduced(solution: Puzzle, givens: list[int], rays, rng: random.Random) -> None:
+    """Step 3: add givens (in place) until propagation alone completes the board."""
+    answer = solution.numbers
+    deduction = Deduction(solution.with_numbers(givens), rays)
+    while (stalled := deduction.stalled()) is not None:
+        open_cells = [cell for cell in stalled if not deduction.number(cell)]
+        if not open_cells:       # (the branching point is on numbers alone) any cell still open
+            open_cells = [cell for cell in range(solution.size) if not deduction.number(cell)]
+        cell = rng.choice(open_cells)
+        givens[cell] = answer[cell]
+        deduction.give(cell, answer[cell])
+
+
+def _unique_within(puzzle: Puzzle, answer: tuple[int, ...], max_nodes: int) -> bool:
+    """Exactly one solution, proven within ``max_nodes`` search nodes."""
+    try:
+        found = solutions(puzzle, 2, max_nodes=max_nodes)
+    except SearchBudgetExceeded:
+        return False
+    return len(found) == 1 and found[0].numbers == answer

@@ -28,7 +28,12 @@ predecessor (that cannot be the cell of 1 instead), is linked; a head with no
 possible predecessor is the cell of 1; a tail with none (other than the last
 cell) is a contradiction. When propagation stalls, the solver branches on the
 tail, head or number with the fewest alternatives. Sets of cells and of
-numbers are Python ints used as bitsets.
+numbers are Python ints used as bitsets; the number options are found per
+number (its cells) and turned into options per cell by one bit-matrix
+transpose of a few big-int operations.
+
+``Deduction`` is propagation alone, continued as numbers are given: the
+generator's tool (a board it completes has exactly one solution).
 
 ``count_solutions(puzzle, limit)`` counts up to ``limit`` (2 proves a puzzle
 unique); ``solve(puzzle)`` returns the solved board or None.
@@ -37,8 +42,11 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from functools import cache
 
 from verify.challenges.arrows.model import NO_ARROW, STEPS, Puzzle
+
+FEW_CELLS = 6   # up to this many cells, rays are joined cell by cell; beyond, slid all at once
 
 
 class _Contradiction(Exception):
@@ -110,6 +118,14 @@ class _Geometry:
 
     def forward(self, cells: int) -> int:
         """Every cell on the ray of some cell of ``cells``."""
+        if cells.bit_count() <= FEW_CELLS:   # a few cells: their rays, one by one
+            out = 0
+            succ = self.succ
+            while cells:
+                low = cells & -cells
+                out |= succ[low.bit_length() - 1]
+                cells ^= low
+            return out
         out = 0
         for direction, arrows in enumerate(self.arrow_cells):
             if cells & arrows:
@@ -118,6 +134,14 @@ class _Geometry:
 
     def backward(self, cells: int) -> int:
         """Every cell whose ray holds some cell of ``cells``."""
+        if cells.bit_count() <= FEW_CELLS:
+            out = 0
+            pred = self.pred
+            while cells:
+                low = cells & -cells
+                out |= pred[low.bit_length() - 1]
+                cells ^= low
+            return out
         out = 0
         for direction, arrows in enumerate(self.arrow_cells):
             out |= self._fill(cells, (direction + 4) % 8) & arrows
@@ -274,6 +298,34 @@ def _one_step(layer: int, move, open_out: int, open_in: int, links: list[int]) -
     return reach
 
 
+@cache
+def _swap_masks(width: int) -> tuple[tuple[int, int], ...]:
+    """The delta swaps that transpose a width x width bit matrix held in one int (row r at bit
+    r * width): for each block size s, the bits at (r, c) with r & s == 0 and c & s != 0."""
+    masks = []
+    step = width // 2
+    while step:
+        row = sum(1 << column for column in range(width) if column & step)
+        rows = sum(row << (r * width) for r in range(width) if not r & step)
+        masks.append((step * (width - 1), rows))
+        step //= 2
+    return tuple(masks)
+
+
+def _transpose(rows: list[int], columns: int) -> list[int]:
+    """Bit matrix transposed: ``rows[r]`` holds bit c when (r, c) is set; returns, for each of
+    ``columns`` columns, the int holding bit r when (r, c) is set. A few big-int operations
+    (log2 of the width), instead of one Python step per bit."""
+    width = max(8, 1 << (max(len(rows), columns) - 1).bit_length())
+    span = width // 8
+    matrix = int.from_bytes(b"".join(row.to_bytes(span, "little") for row in rows), "little")
+    for shift, mask in _swap_masks(width):
+        swapped = ((matrix >> shift) ^ matrix) & mask
+        matrix ^= swapped ^ (swapped << shift)
+    data = matrix.to_bytes(width * span, "little")
+    return [int.from_bytes(data[c * span:(c + 1) * span], "little") for c in range(columns)]
+
+
 def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tuple[int, int]],
                                                             tuple[int, int] | None]:
     """Which numbers each cell can still take, from reachability between placed numbers.
@@ -287,21 +339,15 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
     size = geo.size
     num, nxt, prv, cell_of = state.num, state.nxt, state.prv, state.cell_of
     free_cells, open_heads, open_tails = state.unnumbered, state.open_heads, state.open_tails
-    options = [1 << n if n else 0 for n in num]
+    cells_of = [0] * (size + 1)     # each free number -> the cells that may hold it
     forced: list[tuple[int, int]] = []
     best: tuple[int, int] | None = None
     best_count = size + 1
 
     def record(number: int, cells: int) -> None:
         nonlocal best, best_count
-        bit = 1 << number
-        count = 0
-        rest = cells
-        while rest:
-            low = rest & -rest
-            options[low.bit_length() - 1] |= bit
-            rest ^= low
-            count += 1
+        cells_of[number] = cells
+        count = cells.bit_count()
         if count == 1:
             forced.append((cells.bit_length() - 1, number))
         elif count < best_count:
@@ -333,6 +379,11 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
                 for step in range(1, gap):
                     record(step, layers_back[gap - step])
         previous = number
+    # per cell, the numbers it may hold: the (number x cell) matrix transposed, all at once
+    options = _transpose(cells_of, size)
+    for cell, number in enumerate(num):
+        if number:
+            options[cell] = 1 << number
     for cell in _bits(free_cells):
         bits = options[cell]
         if not bits:
@@ -514,6 +565,65 @@ def solutions(puzzle: Puzzle, limit: int = 2, stats: SolveStats | None = None,
     return [puzzle.with_numbers(numbers) for numbers in found]
 
 
+class Deduction:
+    """Propagation alone, no search, continued as numbers are given: what a generator needs.
+
+    Every number it places and every link it makes is forced by the givens, so when it
+    completes the board (:meth:`stalled` returns None) the puzzle has exactly one solution.
+    ``geometry`` may be shared by deductions on the same arrows (see :func:`geometry`).
+    """
+
+    def __init__(self, puzzle: Puzzle, geometry: _Geometry | None = None):
+        self.geo = geometry if geometry is not None else _Geometry(puzzle)
+        self.contradiction = False
+        try:
+            self.state = _initial_state(puzzle, self.geo)
+        except _Contradiction:
+            self.contradiction = True
+            self.state = _State()
+
+    def stalled(self) -> list[int] | None:
+        """Propagate; None when the board is complete, else the cells of the branching point
+        the search would take next (fewest alternatives). ValueError when the givens contradict."""
+        if self.contradiction:
+            raise ValueError("the givens contradict each other")
+        try:
+            moves = _propagate(self.state, self.geo)
+        except _Contradiction:
+            self.contradiction = True
+            raise ValueError("the givens contradict each other") from None
+        if moves is None:
+            return None
+        cells: set[int] = set()
+        for kind, first, second in moves:
+            cells.update((first, second) if kind == "link" else (first,))
+        return sorted(cells)
+
+    def give(self, cell: int, number: int) -> None:
+        """One more given (it must agree with what was deduced: the generator's own solution does)."""
+        try:
+            _assign_segment(self.state, cell, number, self.geo.size)
+        except _Contradiction:
+            self.contradiction = True
+
+    def number(self, cell: int) -> int:
+        """The number placed on ``cell`` (given or deduced), 0 if none yet."""
+        return self.state.num[cell]
+
+
+def geometry(puzzle: Puzzle) -> _Geometry:
+    """The rays of ``puzzle``'s arrows, computed once for several :class:`Deduction` runs."""
+    return _Geometry(puzzle)
+
+
+def deduces(puzzle: Puzzle, shared: _Geometry | None = None) -> bool:
+    """Whether propagation alone completes ``puzzle`` (then its solution is unique)."""
+    try:
+        return Deduction(puzzle, shared).stalled() is None
+    except ValueError:
+        return False
+
+
 def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:
     """How many solutions the puzzle has, counting no further than ``limit``."""
     return len(solutions(puzzle, limit))
@@ -525,4 +635,5 @@ def solve(puzzle: Puzzle) -> Puzzle | None:
     return found[0] if found else None
 
 
-__all__ = ["solve", "solutions", "count_solutions", "SolveStats", "SearchBudgetExceeded"]
+__all__ = ["solve", "solutions", "count_solutions", "deduces", "Deduction", "geometry", "SolveStats",
+           "SearchBudgetExceeded"]

@@ -1,0 +1,138 @@
+"""The arrow-path generator: givens added until propagation alone solves the board, then
+taken away while it still does (``hard``: while the full solver still proves it unique).
+Every puzzle is unique, and its difficulty (search nodes) is reported."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.challenges.arrows.generator import Generated, board_of_path, generate, generate_puzzle, random_path
+from verify.challenges.arrows.model import parse_text
+from verify.challenges.arrows.naive import naive_solutions
+from verify.challenges.arrows.solver import Deduction, SolveStats, _transpose, count_solutions, deduces, solutions
+from verify.cli import main
+from verify.errors import InputError
+
+SHAPES = [(1, 2), (2, 1), (3, 3), (4, 4), (2, 7), (5, 5), (6, 4), (7, 7)]
+
+
+@pytest.mark.parametrize("rows, cols", SHAPES)
+def test_every_puzzle_is_unique_and_solved_by_propagation_alone(rows, cols):
+    for seed in range(6):
+        generated = generate_puzzle(rows, cols, seed)
+        puzzle = generated.puzzle
+        found = solutions(puzzle, 2)
+        assert [board.numbers for board in found] == [generated.solution.numbers], (rows, cols, seed)
+        assert deduces(puzzle) and generated.nodes == 1 and generated.branches == 0
+        size = rows * cols
+        assert puzzle.numbers[puzzle.cell_of(1)] == 1 and puzzle.numbers[puzzle.last_cell] == size
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 4), (5, 5), (3, 6)])
+def test_no_given_can_be_taken_away_and_still_leave_propagation_enough(rows, cols):
+    for seed in range(4):
+        puzzle = generate(rows, cols, seed)
+        size = puzzle.size
+        for cell, number in enumerate(puzzle.numbers):
+            if number and number not in (1, size):
+                fewer = list(puzzle.numbers)
+                fewer[cell] = 0
+                assert not deduces(puzzle.with_numbers(fewer)), (seed, cell)
+
+
+def test_uniqueness_agrees_with_the_naive_search():
+    for seed in range(8):
+        for hard in (False, True):
+            puzzle = generate(4, 4, seed, hard=hard)
+            assert len(naive_solutions(puzzle, 2)) == 1
+            assert naive_solutions(puzzle, 2) == solutions(puzzle, 2)
+
+
+def test_hard_puzzles_have_no_more_givens_stay_unique_and_report_their_search():
+    harder = 0
+    for seed in range(6):
+        easy = generate_puzzle(7, 7, seed)
+        hard = generate_puzzle(7, 7, seed, hard=True, max_nodes=30)
+        assert hard.puzzle.givens <= easy.puzzle.givens
+        assert hard.solution == easy.solution
+        stats = SolveStats()
+        assert len(solutions(hard.puzzle, 2, stats)) == 1
+        assert (stats.nodes, stats.branches) == (hard.nodes, hard.branches)
+        assert 1 <= hard.nodes <= 30
+        harder += hard.nodes > 1
+    assert harder >= 1            # taking givens beyond propagation leaves some search
+
+
+def test_generation_is_deterministic_for_its_arguments():
+    assert generate_puzzle(6, seed=11) == generate_puzzle(6, seed=11)
+    assert generate(6, seed=11) != generate(6, seed=12)
+    assert generate(5, seed=3, hard=True) == generate(5, seed=3, hard=True)
+    assert generate(4, 5, seed=2, notation="dutch").notation == "dutch"
+    assert isinstance(generate_puzzle(3, 3), Generated)
+
+
+def test_the_fuzzers_arguments_still_work():
+    dense = generate(5, 6, seed=9, start_givens=0.5, minimize=False)
+    assert count_solutions(dense, 2) == 1
+    assert dense.givens >= generate(5, 6, seed=9).givens
+
+
+@pytest.mark.parametrize("rows, cols, options", [(0, 3, {}), (1, 1, {}), (60, 60, {}), (3, 3, {"max_nodes": 0})])
+def test_impossible_requests_are_input_errors(rows, cols, options):
+    with pytest.raises(InputError):
+        generate(rows, cols, **options)
+
+
+@settings(deadline=None, max_examples=80)
+@given(rows=st.integers(1, 5), cols=st.integers(2, 5), seed=st.integers(0, 10**6), data=st.data())
+def test_whatever_propagation_completes_has_exactly_one_solution(rows, cols, seed, data):
+    """The generator's proof: when Deduction completes a board, the puzzle is unique."""
+    full = board_of_path(rows, cols, random_path(rows, cols, random.Random(seed)))
+    keep = data.draw(st.lists(st.booleans(), min_size=full.size, max_size=full.size))
+    puzzle = full.with_numbers([n if k or n in (1, full.size) else 0 for n, k in zip(full.numbers, keep, strict=True)])
+    if deduces(puzzle):
+        assert solutions(puzzle, 2) == [full]
+
+
+def test_deduction_goes_on_from_where_it_stood():
+    full = board_of_path(5, 5, random_path(5, 5, random.Random(4)))
+    bare = full.with_numbers([n if n in (1, 25) else 0 for n in full.numbers])
+    deduction = Deduction(bare)
+    given = 0
+    while (stalled := deduction.stalled()) is not None:
+        cell = next(cell for cell in stalled if not deduction.number(cell))
+        deduction.give(cell, full.numbers[cell])
+        given += 1
+    assert given >= 1
+    assert [deduction.number(cell) for cell in range(25)] == list(full.numbers)
+
+
+def test_contradicting_givens_are_reported():
+    puzzle = parse_text("2\n1E 0SW\n2E 4\n")
+    assert not deduces(puzzle)
+    with pytest.raises(ValueError):
+        Deduction(puzzle).stalled()
+
+
+@settings(deadline=None, max_examples=60)
+@given(rows=st.lists(st.integers(0, 2**70), min_size=1, max_size=70), columns=st.integers(1, 71))
+def test_the_bit_matrix_transpose(rows, columns):
+    rows = [row & ((1 << columns) - 1) for row in rows]
+    transposed = _transpose(rows, columns)
+    assert len(transposed) == columns
+    assert all((transposed[c] >> r) & 1 == (rows[r] >> c) & 1 for r in range(len(rows)) for c in range(columns))
+
+
+def test_the_command_reports_the_difficulty():
+    runner = CliRunner()
+    plain = runner.invoke(main, ["gen", "arrows", "--size", "6", "--seed", "5", "--stats"])
+    assert plain.exit_code == 0, plain.output
+    assert "difficulty 1 search node (0 branching points)" in plain.stderr
+    puzzle = parse_text(plain.stdout)
+    assert count_solutions(puzzle, 2) == 1 and puzzle == generate(6, seed=5)
+    hard = runner.invoke(main, ["gen", "arrows", "--size", "6", "--seed", "5", "--hard", "--max-nodes", "25"])
+    assert hard.exit_code == 0 and parse_text(hard.stdout) == generate(6, seed=5, hard=True, max_nodes=25)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from verify.challenges.arrows.generator import DEFAULT_MAX_NODES, generate
+from verify.challenges.arrows.generator import DEFAULT_MAX_NODES, generate_puzzle
 from verify.challenges.arrows.judge import ArrowsJudge
 from verify.challenges.arrows.model import MAX_PUZZLE_BYTES, NOTATIONS, Puzzle, parse_puzzle
 from verify.challenges.arrows.solver import SolveStats, solutions
@@ -78,22 +78,36 @@ def solve_command(puzzle: str, count: int | None, lists: bool, stats: bool, outp
 @click.option("--cols", type=int, default=None, help="Columns.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--arrows", "notation", type=_NOTATION, default="english", show_default=True)
+@click.option("--hard", is_flag=True,
+              help="Fewer givens: keep taking them away while the puzzle stays unique, even when "
+                   "solving it then needs search (at most --max-nodes search nodes of the reference solver).")
 @click.option("--max-nodes", type=int, default=DEFAULT_MAX_NODES, show_default=True,
-              help="Difficulty: the most search nodes the reference solver may need.")
+              help="With --hard: the most search nodes the reference solver may need.")
 @click.option("--solution", is_flag=True, help="Print the solution too (after the puzzle, on stderr).")
+@click.option("--stats", is_flag=True,
+              help="Print on stderr the givens, the difficulty (search nodes the reference solver needed to "
+                   "prove the puzzle unique: 1 means propagation alone) and the time taken.")
 def gen_command(size: int | None, rows: int | None, cols: int | None, seed: int, notation: str,
-                max_nodes: int, solution: bool) -> None:
-    """Generate a puzzle with exactly one solution (deterministic for the options)."""
+                hard: bool, max_nodes: int, solution: bool, stats: bool) -> None:
+    """Generate a puzzle with exactly one solution (deterministic for the options).
+
+    Without --hard, propagation alone (no search) solves it."""
     rows = rows if rows is not None else size
     cols = cols if cols is not None else (size if size is not None else rows)
     if rows is None or cols is None:
         raise InputError("give --size N, or --rows R --cols C")
     if max_nodes < 1:
         raise InputError("--max-nodes must be at least 1")
-    puzzle = generate(rows, cols, seed, notation, max_nodes=max_nodes)
-    click.echo(puzzle.to_text(), nl=False)
+    started = time.perf_counter()
+    generated = generate_puzzle(rows, cols, seed, notation, max_nodes=max_nodes, hard=hard)
+    elapsed = time.perf_counter() - started
+    click.echo(generated.puzzle.to_text(), nl=False)
     if solution:
-        click.echo(solutions(puzzle, 1)[0].to_text(), nl=False, err=True)
+        click.echo(generated.solution.to_text(), nl=False, err=True)
+    if stats:
+        click.echo(f"{generated.puzzle.givens} givens of {generated.puzzle.size}, difficulty {generated.nodes} "
+                   f"search node{'s' if generated.nodes != 1 else ''} ({generated.branches} branching points), "
+                   f"{elapsed * 1000:.0f} ms", err=True)
 
 
 @click.command("arrows")

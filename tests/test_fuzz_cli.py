@@ -92,3 +92,31 @@ def test_check_fuzz_adds_generated_cases():
     assert all(f"fuzz-0-{i}" in done.stdout for i in (1, 2, 3))
     flawed = verify("check", FLAWED / "desert-one-row", "--fuzz", "10", "--case", "fuzz-*")
     assert flawed.returncode == 1 and "RE" in flawed.stdout
+
+
+def entry(folder: Path, script: str, language: str = "python", source: str = "main.py") -> Path:
+    folder.mkdir()
+    (folder / source).write_text(script)
+    (folder / "entry.toml").write_text(f'name = "{folder.name}"\nchallenge = "desert"\n'
+                                       f'language = "{language}"\nsource = "{source}"\n')
+    return folder
+
+
+def test_what_an_entry_prints_is_shown_escaped(tmp_path):
+    hostile = entry(tmp_path / "hostile", 'import sys\nsys.stdout.write("\\x1b[2J\\x1b]0;owned\\x07R+0\\n")\n')
+    done = verify("fuzz", hostile, "--runs", "3")
+    assert done.returncode == 1, done.stderr
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    assert "failed: presentation error" in done.stdout
+
+
+def test_an_entry_that_does_not_build_is_one_line_and_exit_1(tmp_path):
+    broken = entry(tmp_path / "broken", "int main( {", language="c", source="main.c")
+    done = verify("fuzz", broken)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
+    assert "cannot run main.c: compile error" in done.stderr and done.stdout == ""
+
+
+def test_a_budget_in_seconds():
+    done = verify("fuzz", ROOT / "submissions" / "desert" / "reference", "--time", "1")
+    assert done.returncode == 0 and "nothing failed in" in done.stdout

@@ -29,15 +29,20 @@ class FuzzOptions:
     ignore: tuple[str, ...] = ()
 
 
+class CannotRun(VerifyError):
+    """The entry's program does not build or start: rejected (exit 1), nothing to fuzz."""
+
+    exit_code = 1
+
+
 def prepared_target(runner: Runner, path: Path, options: FuzzOptions) -> tuple[Entry, Target]:
-    """The entry's target, its programs built; a program that does not build is a VerifyError
-    naming it (nothing can be fuzzed)."""
+    """The entry's target, its programs built; a program that does not build is :class:`CannotRun`."""
     entry = load_entry(path)
     target = target_for(entry, runner, options.limits, options.max_size, options.step_timeout)
     for program in target.programs():
         failure = build_failure(runner, program)
         if failure is not None:
-            raise VerifyError(f"{entry.label}: cannot run {program.source.name}: {failure.summary()}")
+            raise CannotRun(f"{entry.label}: cannot run {program.source.name}: {failure.summary()}")
     return entry, target
 
 

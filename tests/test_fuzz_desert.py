@@ -81,13 +81,15 @@ def found(fixture: str, runs: int = 200):
 
 def test_an_entry_that_ignores_the_tile_cap_is_shrunk_to_one_tile_of_7_beside_s():
     finding = found("desert-tile-cap")
-    desert = finding.minimal
     assert finding.kind == "wrong: TileOverNine"
     # the first cache (a distance above 5) on a tile of 7, the least that 3 more units push over 9
-    assert desert.distance == 6 and fuzzing.size(desert)["water tiles"] == 1 and fuzzing.size(desert)["units"] == 7
-    assert desert.width * desert.height <= 15
-    tile = next((r, c) for r in range(desert.height) for c in range(desert.width) if desert.water[r][c])
-    assert abs(tile[0] - desert.start[0]) + abs(tile[1] - desert.start[1]) == 1
+    assert finding.minimal.text() == "S7....E\n"
+
+
+def test_a_map_shrinks_to_a_straight_route_laid_out_as_one_row():
+    desert = DesertMap.parse("....E\n7....\nS....\n")
+    strips = [d.text() for d in fuzzing.shrink_steps(desert)][1:3]
+    assert strips == ["S7....E\n", "S.....E\n"]
 
 
 def test_an_entry_that_repeats_a_death_is_shrunk_to_a_three_square_line():

@@ -165,13 +165,31 @@ def _set_water(desert: DesertMap, square: Square, units: int) -> DesertMap:
     return _with(desert, water=tuple(water))
 
 
+def _strip(desert: DesertMap, rows_first: bool) -> DesertMap:
+    """A one-row map of a straight route from S to E (its vertical leg first, or its horizontal
+    leg first), each square with its water: what an entry that walks that route meets."""
+    squares = [desert.start]
+    while squares[-1] != desert.end:
+        r, c = squares[-1]
+        if rows_first and r != desert.end[0] or c == desert.end[1]:
+            squares.append(_toward((r, c), (desert.end[0], c)))
+        else:
+            squares.append(_toward((r, c), (r, desert.end[1])))
+    water = (tuple(desert.water[r][c] for r, c in squares),)
+    return _with(desert, width=len(squares), height=1, start=(0, 0), end=(0, len(squares) - 1), water=water)
+
+
 def shrink_steps(desert: DesertMap) -> Iterator[DesertMap]:
-    """Smaller variants of ``desert``, biggest cut first: no water at all, a row or a column
-    fewer (not those of S and E), S or E one square closer to the other, one water tile
-    fewer, one tile one unit lower."""
+    """Smaller variants of ``desert``, biggest cut first: no water at all, the map cut down to a
+    straight route from S to E laid out as one row (either leg first), a row or a column fewer
+    (not those of S and E), S or E one square closer to the other, one water tile fewer, one
+    tile one unit lower."""
     tiles = [(r, c) for r in range(desert.height) for c in range(desert.width) if desert.water[r][c]]
     if tiles:
         yield _with(desert, water=tuple((0,) * desert.width for _ in range(desert.height)))
+    if desert.width > 1 and desert.height > 1:
+        for rows_first in (True, False):
+            yield _strip(desert, rows_first)
     for row in range(desert.height):
         if row not in (desert.start[0], desert.end[0]):
             yield _without_row(desert, row)

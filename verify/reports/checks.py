@@ -13,8 +13,6 @@ import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from xml.etree import ElementTree
 
-from tabulate import tabulate
-
 from verify.report_escape import markdown, one_line, xml_text
 from verify.reports.colour import paint_status
 from verify.results import CaseResult, CheckResult
@@ -100,6 +98,11 @@ def summary(checks: Sequence[CheckResult]) -> str:
     return line + (f" (isolation: {isolation})" if isolation else "")
 
 
+def _table(rows: list, tablefmt: str) -> str:
+    from tabulate import tabulate  # only for a table: JSON, JUnit and the terminal summary start faster
+    return tabulate(rows, HEADERS, tablefmt=tablefmt, disable_numparse=True)
+
+
 def check_report(checks: Sequence[CheckResult], fmt: str, *, failures_only: bool = False, compact: bool = False,
                  width: int | None = None, colour: bool = False) -> str:
     """The report of ``checks`` in ``fmt`` (table, json, junit, markdown).
@@ -119,17 +122,17 @@ def check_report(checks: Sequence[CheckResult], fmt: str, *, failures_only: bool
         line = f"**{markdown(summary(checks))}**"
         if failures_only and not rows:
             return line
-        return f"{tabulate(rows, HEADERS, tablefmt='github', disable_numparse=True)}\n\n{line}"
+        return f"{_table(rows, 'github')}\n\n{line}"
     if compact:
         return _compact(checks, failures_only=failures_only, width=width, colour=colour)
     if failures_only:
         rows = _rows([c for c in checks if not c.passed], one_line, failures_only=True, colour=colour)
-        table = tabulate(rows, HEADERS, tablefmt="simple", disable_numparse=True) + "\n\n" if rows else ""
+        table = _table(rows, "simple") + "\n\n" if rows else ""
         return table + one_line(summary(checks))
     failing = [f"  {one_line(c.error)}" if c.error and c.error.startswith(c.label)
                else f"  {one_line(c.label)}: {one_line(c.why_not)}" for c in checks if not c.passed]
     lines = [one_line(summary(checks))] + (["failed:", *failing] if failing else [])
-    table = tabulate(_rows(checks, one_line, colour=colour), HEADERS, tablefmt="simple", disable_numparse=True)
+    table = _table(_rows(checks, one_line, colour=colour), "simple")
     return f"{table}\n\n" + "\n".join(lines)
 
 

@@ -29,7 +29,7 @@ from verify.executors.dask import (
     OtherVerify,
     UnsandboxedWorker,
     on_worker,
-    source_digest,
+    read_source_digest,
     worker_isolation,
 )
 from verify.grading import Grader, LocalRunner
@@ -171,7 +171,7 @@ def test_workers_refuse_to_run_unsandboxed():
             assert all(name.startswith("refused: ") for name in client.run(worker_isolation).values())
             (program,) = [load_entry(MAZE / "drunkard").options.solver]
             with pytest.raises(UnsandboxedWorker, match="refuses to run entries without bubblewrap"):
-                client.submit(on_worker, build_program, program, source_digest(), pure=False).result()
+                client.submit(on_worker, build_program, program, read_source_digest(), pure=False).result()
 
 
 QUICK_CONNECT = {"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}   # Dask's own setting: no scheduler, fail soon

@@ -42,9 +42,8 @@ class OtherVerify(VerifyError):
     """A worker whose verify is not the client's: it runs no job of that client."""
 
 
-@cache
-def source_digest() -> str:
-    """The source of the verify package this process runs (read once)."""
+def read_source_digest() -> str:
+    """The source of the verify package as it is on disk now."""
     digest = hashlib.sha256()
     for path in sorted(PACKAGE.rglob("*")):
         if path.suffix in (".py", ".toml", ".c", ".txt") and "__pycache__" not in path.parts and path.is_file():
@@ -54,6 +53,12 @@ def source_digest() -> str:
 
 _lock = threading.Lock()
 _grader: Grader | None = None
+
+
+@cache
+def source_digest() -> str:
+    """The source this worker process runs (read once, at its first job)."""
+    return read_source_digest()
 
 
 def _worker_address() -> str:
@@ -139,8 +144,9 @@ class DaskExecutor:
             self.close()
             raise ExecutorError(f"no worker connected to the Dask scheduler at {address!r} "
                                 f"within {timeout:g} s (start some: dask worker {address})") from None
+        self.source = read_source_digest()        # the client's, as it connects
         sources = dict(self.client.run(source_digest))
-        other = sorted(address for address, digest in sources.items() if digest != source_digest())
+        other = sorted(address for address, digest in sources.items() if digest != self.source)
         refused = [name for name in self._isolations().values() if name.startswith("refused: ")]
         if other or refused:
             self.close()
@@ -159,8 +165,7 @@ class DaskExecutor:
         if not items:
             return []
         batch = uuid.uuid4().hex[:12]
-        source = source_digest()
-        futures = [self.client.submit(on_worker, job, item, source, key=f"verify-{job.__name__}-{batch}-{index}",
+        futures = [self.client.submit(on_worker, job, item, self.source, key=f"verify-{job.__name__}-{batch}-{index}",
                                       pure=False)
                    for index, item in enumerate(items)]
         places = {future.key: index for index, future in enumerate(futures)}

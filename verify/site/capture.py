@@ -14,8 +14,8 @@ import dataclasses
 from verify.challenges.contract import BatchTask, StreamJudge
 from verify.verdict import Verdict
 
-HEAD_BYTES = 192 << 10
-TAIL_BYTES = 192 << 10
+HEAD_BYTES = 64 << 10
+TAIL_BYTES = 64 << 10
 
 
 class OutputCapture:

@@ -17,11 +17,12 @@ changed the water on a tile (its flat index ``row * width + col``).
 """
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from verify.challenges.desert.engine import Crossing
+from verify.challenges.desert.engine import Crossing, Outcome
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import MAP_ROW_CHARACTERS, STANDARD, Notation
 from verify.challenges.desert.rules import DELTAS
@@ -29,7 +30,7 @@ from verify.challenges.desert.transcript import IllegalTurnError, Transcript, Tr
 from verify.site.capture import OutputCapture
 
 EDGE_TURNS = 2000
-MAX_TURNS = 40_000
+MAX_TURNS = 10_000
 MAX_SQUARES = 40_000        # maps with more squares get the summary, not the grid
 MAP_BYTES = frozenset(MAP_ROW_CHARACTERS)
 
@@ -64,29 +65,63 @@ class _RecordingCrossing(Crossing):
     budget: _Budget
 
     def play(self, turns: Any) -> None:
+        turns = list(turns)
         record = self.record
-        width = self.map.width
+        if self.budget.left <= 0:       # enough turns kept: the rest are played, counted, not noted
+            try:
+                super().play(turns)
+            finally:
+                record.lost = record.lost or bool(turns)
+                record.turns = self.turns
+            return
+        # past the attempt's first turns only its last EDGE_TURNS are kept: the turns before
+        # those are played in one go (the engine's own loop), then noted one by one
+        noted = min(len(turns), max(0, EDGE_TURNS - len(record.head)) if not record.tail else 0)
+        bulk = max(0, len(turns) - noted - EDGE_TURNS)
+        if noted:
+            self._note(turns[:noted])
+        if bulk:
+            self._bulk(turns[noted:noted + bulk])
+        self._note(turns[noted + bulk:])
+
+    def _bulk(self, turns: list[Any]) -> None:
+        record = self.record
+        visited_before = bytes(self.visited)
+        try:
+            super().play(turns)
+        finally:
+            record.turns = self.turns
+            self.budget.left += len(record.tail)
+            record.tail.clear()
+            first_visit = record.first_visit
+            for index, flag in enumerate(self.visited):
+                if flag and not visited_before[index]:
+                    first_visit.setdefault(index, self.turns)
+
+    def _note(self, turns: list[Any]) -> None:
+        record, budget, tail = self.record, self.budget, self.record.tail
+        width, start = self.map.width, self.map.start
+        play = super().play
         for turn in turns:
             before = (self.row, self.col, self.carried)
-            step = DELTAS.get(turn[0], (0, 0))
-            target = (self.row + step[0]) * width + self.col + step[1]
-            inside = self.map.contains(self.row + step[0], self.col + step[1])
-            old = self.water[target] if inside else 0
-            super().play((turn,))
-            entry = [self.row, self.col, self.carried]
-            if inside and self.water[target] != old:
-                entry += [target, old, self.water[target]]
+            play((turn,))
+            row, col, carried = self.row, self.col, self.carried
+            entry = [row, col, carried]
+            # the water taken from or left on the tile reached (S is a well: it never changes)
+            taken = carried - before[2] + 1 if self.outcome is not Outcome.WON else 0
+            if taken and (row, col) != start:
+                index = row * width + col
+                entry += [index, self.water[index] + taken, self.water[index]]
             record.turns += 1
-            record.first_visit.setdefault(self.row * width + self.col, record.turns)
-            budget = self.budget
-            if len(record.head) < EDGE_TURNS and budget.left > 0 and not record.tail:
+            record.first_visit.setdefault(row * width + col, record.turns)
+            if len(record.head) < EDGE_TURNS and budget.left > 0 and not tail:
                 record.head.append(entry)
                 budget.left -= 1
-            elif len(record.tail) >= EDGE_TURNS:
-                record.tail.popleft()
-                record.tail.append((entry, before))
+            elif len(tail) >= EDGE_TURNS:
+                tail.popleft()
+                tail.append((entry, before))
             elif budget.left > 0:
-                record.tail.append((entry, before))
+                tail.append((entry, before))
                 budget.left -= 1
             else:
                 record.lost = True
@@ -158,20 +193,20 @@ def attempt_start_in(data: bytes, desert: DesertMap, order: str) -> int | None:
     first = data.find(b"\n")
     if first < 0:
         return None
-    pos, run, run_start = first + 1, 0, 0
-    while pos < len(data):
-        newline = data.find(b"\n", pos)
-        if newline < 0:
-            return None
-        if _is_row(data[pos:newline], desert, run % desert.height, expected):
+    shaped = re.compile(rb"^[" + re.escape(MAP_ROW_CHARACTERS) + rb"]{%d}[ \t\r]*$" % desert.width, re.M)
+    run, run_start, previous_end = 0, 0, -1
+    for found in shaped.finditer(data, first + 1):
+        if found.end() >= len(data):            # a row needs its newline
+            break
+        if found.start() != previous_end + 1 or not _is_row(found.group(), desert, run % desert.height, expected):
+            run = 0
+        if _is_row(found.group(), desert, run % desert.height, expected):
             if run == 0:
-                run_start = pos
+                run_start = found.start()
             run += 1
             if run == desert.height:
-                return run_start if order == "map-first" else newline + 1
-        else:
-            run = 0
-        pos = newline + 1
+                return run_start if order == "map-first" else found.end() + 1
+        previous_end = found.end()
     return None
 
 

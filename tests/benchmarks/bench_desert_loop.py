@@ -7,7 +7,7 @@ judge calls it (no Python work between calls beyond the call). Each round times 
 checkout's loop (``kernel.c`` through ctypes) and, when numba and numpy are installed, the
 numba loop of ``--against REF`` (its ``kernel_jit.py``, read with ``git show``, compiled with
 ``numba.njit``), alternated, so the machine's noise hits both alike. Prints the medians in
-MB/s and M turns/s and their ratio; asserts nothing.
+MB/s and M turns/s per CPU second and their ratio; asserts nothing.
 
     python3 tests/benchmarks/bench_desert_loop.py [--distance 24] [--rounds 5] [--against REF]
 """
@@ -65,17 +65,18 @@ def params_of(desert: DesertMap) -> list[int]:
 
 
 def replay_all(desert: DesertMap, output: bytes, call: Callable, fresh: Callable) -> tuple[float, int, int]:
-    """(seconds inside the loop's calls, turns, bytes read) over the whole output, attempt by attempt."""
+    """(CPU seconds inside the loop's calls, turns, bytes read) over the whole output, attempt by attempt
+    (CPU time: on a shared machine, wall time would also count the waits for a core)."""
     spent, turns, read, position = 0.0, 0, 0, 0
     while position < len(output):
         arrays = fresh()
-        begun, first = time.perf_counter(), position
+        begun, first = time.process_time(), position
         while position < len(output):
             stop = min(len(output), position + CHUNK)
             reason, position, played = call(arrays, output, position, stop)
             if reason != 0:
                 break
-        spent += time.perf_counter() - begun
+        spent += time.process_time() - begun
         read += position - first
         turns += played
         rows = desert.height + (0 if output[position - 1] == 10 else 1)
@@ -171,7 +172,7 @@ def main() -> None:
     for name, values in times.items():
         turns, read = counted[name]
         median = statistics.median(values)
-        print(f"  {name:<22} {median:7.3f} s  {read / median / 1e6:7.0f} MB/s  {turns / median / 1e6:6.0f} M turns/s")
+        print(f"  {name:<22} {median:7.3f} CPU s  {read / median / 1e6:7.0f} MB/s  {turns / median / 1e6:6.0f} M turns/s")
     if len(times) == 2:
         new, old_name = list(times)
         assert counted[new] == counted[old_name], counted

@@ -242,7 +242,10 @@ def case_jobs(checks: list[EntryCheck], testcases: Path | None, patterns: Sequen
         entry = check.entry
         if check.error is not None or entry is None:
             continue
-        digest = folder_digest(entry.folder)
+        try:
+            digest = folder_digest(entry.folder)
+        except VerifyError:         # changed since it was loaded: runs here from what was loaded, a worker refuses
+            digest = ""
         root = default_testcases_root(entry, testcases) if entry.program is not None else None
         for index, task in enumerate(check.tasks):
             jobs.append(CaseJob(check.label, entry.folder, digest, root.absolute() if root else None,

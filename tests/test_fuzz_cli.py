@@ -120,3 +120,14 @@ def test_an_entry_that_does_not_build_is_one_line_and_exit_1(tmp_path):
 def test_a_budget_in_seconds():
     done = verify("fuzz", ROOT / "submissions" / "desert" / "reference", "--time", "1")
     assert done.returncode == 0 and "nothing failed in" in done.stdout
+
+
+def test_a_maze_finding_is_saved_in_the_maze_format_and_replayed(tmp_path):
+    solver = FLAWED / "maze-solver-border-end"
+    assert verify("fuzz", solver, "--save", tmp_path).returncode == 1
+    saved = tmp_path / "fuzz-crash.txt"
+    assert verify("maze", "check", saved, "--size-range", "2..50").returncode == 0
+    replay = verify("fuzz", solver, "--replay", saved)
+    assert replay.returncode == 1 and "failure class: wrong: crash" in replay.stdout
+    wrong_role = verify("fuzz", FLAWED / "maze-architect-odd", "--replay", saved)
+    assert wrong_role.returncode == 2 and "the entry has no solver" in wrong_role.stderr

@@ -211,6 +211,7 @@ def test_desert_step_moves_the_traveller_and_the_water(browser, sites, tmp_path)
     p.locator("#scrubber").focus()
     p.keyboard.press("End")
     assert page.text("#turn") == "10" and page.text("#turns") == "10" and page.text("#position") == "(3,0)"
+    assert page.text("#outcome") == "✓ the traveller reaches E"
     assert p.locator("#scrubber").input_value() == p.locator("#scrubber").get_attribute("max") == "10"
     _screenshot(page, "desert", tmp_path)
     page.close()

@@ -14,6 +14,7 @@ from verify.challenges.maze.tournament import TournamentResult
 from verify.errors import VerifyError
 from verify.golf import Standing
 from verify.results import CaseResult
+from verify.runner import languages
 from verify.site.capture import OutputCapture
 from verify.site.desert import desert_replay
 from verify.site.render import Site, slug
@@ -57,10 +58,12 @@ class GolfBoard:
 
 
 def _golf_rows(board: GolfBoard, pages: dict[str, str]) -> list[dict[str, Any]]:
+    names = {key: language.name for key, language in languages().items()}
     rows = []
     for standing in board.standings:
         score = standing.score
-        rows.append({"rank": standing.rank, "name": standing.name, "language": standing.language,
+        rows.append({"rank": standing.rank, "name": standing.name,
+                     "language": names.get(standing.language, standing.language),
                      "bytes": score.source_bytes if score else "", "flags": " ".join(score.flags) if score else "",
                      "score": score.total if score else "", "cases": standing.cases,
                      "why_not": standing.why_not, "page": pages.get(standing.label, "#")})

@@ -134,6 +134,8 @@ function desertReplay(data) {
     if (!gap.hidden) gap.textContent = `turns ${attempt.sections[s.k - 1].first + attempt.sections[s.k - 1].turns.length} to ${section.first - 1} are not shown`;
     const failure = attempt.failure;
     const last = i === frames() - 1;
+    const ended = { dead: "✗ the traveller dies here", won: "✓ the traveller reaches E" }[attempt.outcome];
+    document.getElementById("outcome").textContent = last && ended && s.number === attempt.turns ? ended : "";
     const failureBox = document.getElementById("failure");
     failureBox.hidden = !(failure && last);
     if (failure) failureBox.textContent = `✗ ${failure.message}`;

@@ -127,7 +127,7 @@ function desertReplay(data) {
     document.getElementById("turns").textContent = String(attempt.turns);
     document.getElementById("position").textContent = `(${s.at[0]},${s.at[1]})`;
     document.getElementById("carried").textContent = String(s.carried);
-    document.getElementById("water-meter").textContent = "▮".repeat(s.carried) + "▯".repeat(Math.max(0, 5 - s.carried));
+    document.getElementById("water-meter").textContent = "[" + "=".repeat(s.carried) + "-".repeat(Math.max(0, 5 - s.carried)) + "]";
     const gap = document.getElementById("gap");
     const section = attempt.sections[s.k];
     gap.hidden = !(s.k > 0 && s.played === 0);

@@ -263,3 +263,10 @@ def test_a_fork_bomb_is_contained(mode, entry_folder, key):
     else:
         assert result.limit == "time" or (result.limit is None and result.exit_code not in (0, None)), result
     assert result.wall_time <= BOMB_LIMITS.wall_time + 3.0
+
+
+def test_a_missing_interpreter_says_how_to_install_it(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))          # nothing to find there
+    status = check_language(languages()["ruby"])
+    assert not status.found
+    assert status.selftest == "ruby: interpreter not found (looked for ruby on PATH); install: apt-get install ruby"

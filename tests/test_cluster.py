@@ -19,11 +19,12 @@ from distributed import Client, LocalCluster
 
 from verify.challenges.maze.model import ANY_SIZE
 from verify.challenges.maze.play import MazeLimits
-from verify.challenges.maze.tournament import Contestant, TournamentResult, run_tournament
+from verify.challenges.maze.tournament import Contestant, MazeJob, TournamentResult, _maze, run_tournament
 from verify.commands.cache import check_key
 from verify.commands.check import check, results_cache
 from verify.commands.jobs import WorkerMismatch, build_program, case_jobs, load_checks, run_case
 from verify.entries import load_entry
+from verify.executors import dask as dask_executor
 from verify.executors.dask import (
     DaskExecutor,
     OtherVerify,
@@ -113,6 +114,15 @@ def test_a_worker_killed_mid_tournament_has_its_jobs_run_again_and_the_tables_ar
             executor.close()
     assert killed
     assert tables(result) == local_tables
+
+
+def test_results_come_in_the_jobs_order_with_few_jobs_in_flight(executor, monkeypatch):
+    monkeypatch.setattr(dask_executor, "IN_FLIGHT", 3)      # the next job submitted as one finishes
+    forfeits = [MazeJob("nobody", None, 5, seed, LIMITS, "no architect") for seed in range(20)]
+    done: list[int] = []
+    records = executor.map(_maze, forfeits, grader=None, parallel=1, on_done=lambda index, record: done.append(index))
+    assert [record["seed"] for record in records] == list(range(20))
+    assert sorted(done) == list(range(20)) and records[0]["forfeit"] == "no architect"
 
 
 def test_a_check_on_two_workers_matches_the_local_one_and_lands_in_the_cache(executor, tmp_path, monkeypatch):

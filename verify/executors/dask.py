@@ -17,6 +17,7 @@ import threading
 import uuid
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,6 +33,9 @@ R = TypeVar("R")
 
 
 PACKAGE = Path(__file__).resolve().parent.parent
+IN_FLIGHT = 5000
+"""Jobs with the scheduler at once: enough to keep thousands of worker threads busy, while its
+memory (a few KB per task) stays bounded for a tournament of millions of walks."""
 
 
 class UnsandboxedWorker(VerifyError):
@@ -159,28 +163,40 @@ class DaskExecutor:
 
     def map(self, job: Callable[[G, T], R], items: Sequence[T], *, grader: G, parallel: int,
             on_done: Done[R] | None = None) -> list[R]:
-        from distributed import as_completed
+        """At most ``IN_FLIGHT`` jobs are with the scheduler at a time, the next submitted as one
+        finishes: its memory stays bounded however many walks a tournament has."""
+        from distributed import Future, as_completed
         from distributed.scheduler import KilledWorker
 
         if not items:
             return []
         batch = uuid.uuid4().hex[:12]
-        futures = [self.client.submit(on_worker, job, item, self.source, key=f"verify-{job.__name__}-{batch}-{index}",
-                                      pure=False)
-                   for index, item in enumerate(items)]
-        places = {future.key: index for index, future in enumerate(futures)}
+        waiting = iter(enumerate(items))
+        flying: dict[object, tuple[int, Future]] = {}
+
+        def submit(index: int, item: T) -> Future:
+            future = self.client.submit(on_worker, job, item, self.source, key=f"verify-{job.__name__}-{batch}-{index}",
+                                        pure=False)
+            flying[future.key] = (index, future)
+            return future
+
         results: dict[int, R] = {}
         try:
-            for future in as_completed(futures, loop=self.client.loop):
-                index = places[future.key]
+            finished = as_completed([submit(index, item) for index, item in islice(waiting, IN_FLIGHT)],
+                                    loop=self.client.loop)
+            for future in finished:
+                index, _ = flying.pop(future.key)
                 try:
                     results[index] = future.result()
                 except KilledWorker as error:
                     raise ExecutorError(f"a job lost its worker too many times (allowed-failures): {error}") from None
+                following = next(waiting, None)
+                if following is not None:
+                    finished.add(submit(*following))
                 if on_done is not None:
                     on_done(index, results[index])
         except BaseException:
-            self.client.cancel(futures)
+            self.client.cancel([future for _, future in flying.values()])
             raise
         return [results[index] for index in range(len(items))]
 

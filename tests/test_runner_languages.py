@@ -19,6 +19,7 @@ from verify.golf import score_entry
 from verify.grading import LocalRunner
 from verify.grading.verdicts import run_verdict
 from verify.runner import Limits, MissingInterpreter, Program, languages, run_program
+from verify.runner.build import prepare
 from verify.runner.languages import Language, expand, language_for_extension
 from verify.runner.selftest import check_language
 from verify.verdict import Status, Verdict
@@ -29,6 +30,7 @@ ADDED = {"ruby", "lua", "php", "go", "haskell", "ocaml", "scheme", "forth", "eli
 REQUIRED = ORIGINAL | ADDED
 MODES = machine_modes()
 languages_module = importlib.import_module("verify.runner.languages")   # (the package exports the function)
+build_module = importlib.import_module("verify.runner.build")
 
 
 def test_the_table_has_the_required_languages_and_distinct_extensions():
@@ -270,3 +272,22 @@ def test_a_missing_interpreter_says_how_to_install_it(monkeypatch, tmp_path):
     status = check_language(languages()["ruby"])
     assert not status.found
     assert status.selftest == "ruby: interpreter not found (looked for ruby on PATH); install: apt-get install ruby"
+
+
+@pytest.mark.parametrize("key", ["go", "haskell", "ocaml"])
+def test_a_compiled_language_is_built_once_per_source_digest(key, entry_folder, monkeypatch, tmp_path):
+    language = installed(key)
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
+    source = entry_folder / f"echo.{language.extensions[0]}"
+    source.write_text(language.selftest)
+    source.chmod(0o644)
+    first = prepare(Program(key, source))
+    assert first.build is not None and first.build.is_relative_to(tmp_path / "cache")
+
+    def no_second_build(*args, **kwargs):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(build_module, "_compile", no_second_build)
+    assert prepare(Program(key, source)).build == first.build
+    result = run_program(Program(key, source), stdin=b"cached\n")
+    assert result.stdout == b"cached\n"

@@ -98,7 +98,8 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
     with open_executor(cluster, runner) as executor:
         def progress(message: str) -> None:
             if not quiet:
-                where = f"{executor.workers()} workers " if executor is not None else ""
+                workers = executor.workers() if executor is not None else None
+                where = f"{workers} worker{'' if workers == 1 else 's'} " if workers is not None else ""
                 click.echo(f"{where}{message}", err=True)
 
         result = run_tournament(Grader(runner, executor), contestants, _int_list("--sizes", sizes),

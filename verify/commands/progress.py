@@ -52,7 +52,7 @@ class Progress:
         last = one_line(f"{result.entry} {result.case}: {mark}")
         connected = self.workers() if self.workers is not None else None
         if connected is not None:
-            last = f"{connected} workers · {last}"
+            last = f"{connected} worker{'' if connected == 1 else 's'} · {last}"
         self._bar.update(self._task, completed=done, total=total, description=last[:60], refresh=True)
 
     def close(self) -> None:

@@ -6,6 +6,7 @@ unsandboxed or on files other than the client's; one-line errors on the command 
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -23,6 +24,7 @@ from verify.challenges.maze.tournament import Contestant, MazeJob, TournamentRes
 from verify.commands.cache import check_key
 from verify.commands.check import check, results_cache
 from verify.commands.jobs import WorkerMismatch, build_program, case_jobs, load_checks, run_case
+from verify.commands.progress import Progress
 from verify.entries import load_entry
 from verify.executors import dask as dask_executor
 from verify.executors.dask import (
@@ -36,7 +38,9 @@ from verify.executors.dask import (
 from verify.grading import Grader, LocalRunner
 from verify.grading.executor import ExecutorError
 from verify.reports.tournament import render_markdown, render_table
+from verify.results import CaseResult
 from verify.runner import Limits
+from verify.verdict import Status, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 MAZE = ROOT / "submissions" / "maze"
@@ -219,3 +223,18 @@ def test_help_names_the_cluster_option():
     for command in (["check", "--help"], ["koth", "maze", "--help"]):
         done = verify_cli(*command)
         assert done.returncode == 0 and "--cluster ADDRESS" in done.stdout and "VERIFY_CLUSTER" in done.stdout
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_cluster_shows_the_workers_connected(executor, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")          # room for every column
+    stream = _Terminal()
+    progress = Progress(stream, workers=executor.workers)
+    progress(CaseResult("maze/minotaur", "architect", Verdict(Status.ACCEPTED)), 3, 10)
+    shown = stream.getvalue()
+    progress.close()
+    assert "3/10" in shown and "2 workers · maze/minotaur architect: ok" in shown

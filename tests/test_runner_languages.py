@@ -19,7 +19,7 @@ from verify.golf import score_entry
 from verify.grading import LocalRunner
 from verify.grading.verdicts import run_verdict
 from verify.runner import Limits, MissingInterpreter, Program, languages, run_program
-from verify.runner.build import prepare
+from verify.runner.build import CompileError, prepare
 from verify.runner.languages import Language, expand, language_for_extension
 from verify.runner.selftest import check_language
 from verify.verdict import Status, Verdict
@@ -291,3 +291,25 @@ def test_a_compiled_language_is_built_once_per_source_digest(key, entry_folder, 
     assert prepare(Program(key, source)).build == first.build
     result = run_program(Program(key, source), stdin=b"cached\n")
     assert result.stdout == b"cached\n"
+
+
+def test_template_haskell_runs_at_build_time_in_the_sandbox_and_cannot_read_host_secrets(mode, entry_folder,
+                                                                                          tmp_path, monkeypatch):
+    """Template Haskell runs the entry's code inside the compiler: the build is a run like
+    any other (own uid, only its folder visible), so the secret stays unread."""
+    installed("haskell")
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
+    secret = Path(tempfile.mkdtemp(prefix="verify-secret-")) / "secret.txt"     # 0700, root's
+    secret.write_text("TOP-SECRET-42\n")
+    try:
+        source = entry_folder / "th.hs"
+        source.write_text("{-# LANGUAGE TemplateHaskell #-}\nimport Language.Haskell.TH\n"
+                          f"main :: IO ()\nmain = putStrLn $(runIO (readFile {str(secret)!r}) >>= stringE)\n"
+                          .replace("'", '"'))
+        source.chmod(0o644)
+        with pytest.raises(CompileError) as error:
+            prepare(Program("haskell", source))
+        assert "TOP-SECRET" not in str(error.value) + error.value.log
+        assert "secret.txt" in error.value.log
+    finally:
+        shutil.rmtree(secret.parent)

@@ -32,10 +32,11 @@ def test_every_puzzle_is_unique_and_solved_by_propagation_alone(rows, cols):
         assert puzzle.numbers[puzzle.cell_of(1)] == 1 and puzzle.numbers[puzzle.last_cell] == size
 
 
-@pytest.mark.parametrize("rows, cols", [(4, 4), (5, 5), (3, 6)])
-def test_no_given_can_be_taken_away_and_still_leave_propagation_enough(rows, cols):
+@pytest.mark.parametrize("rows, cols, start_givens", [(4, 4, 0.0), (5, 5, 0.0), (3, 6, 0.0), (5, 5, 0.4), (6, 6, 0.3)])
+def test_no_given_can_be_taken_away_and_still_leave_propagation_enough(rows, cols, start_givens):
     for seed in range(4):
-        puzzle = generate(rows, cols, seed)
+        puzzle = generate(rows, cols, seed, start_givens=start_givens)
+        assert deduces(puzzle) and count_solutions(puzzle, 2) == 1
         size = puzzle.size
         for cell, number in enumerate(puzzle.numbers):
             if number and number not in (1, size):

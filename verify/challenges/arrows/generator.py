@@ -12,8 +12,11 @@
    on is given (chosen by the seeded generator), and propagation goes on from where
    it stood. When it completes the board, every number was forced: the puzzle has
    exactly one solution.
-4. ``minimize``: each given (other than 1 and N*N), in random order, is taken away
-   when propagation alone still completes the board without it.
+4. ``minimize``: each given that step 3 added, the last added first, is taken away
+   when propagation alone still completes the board without it; the test starts
+   from the deduction saved just before that given was added, not from scratch.
+   Givens present from the start (``start_givens``), in random order, then the same
+   way from scratch. Every given left is needed.
 5. ``hard``: then each remaining given, in random order, is taken away when the puzzle
    stays unique for the full solver (search included) within ``max_nodes`` search
    nodes: such puzzles need search, which propagation alone cannot do.
@@ -137,14 +140,17 @@ def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation:
     for cell in rng.sample(range(size), int(start_givens * size)):
         givens[cell] = answer[cell]
     rays = geometry(solution)
-    _give_until_deduced(solution, givens, rays, rng)
-    removable = [cell for cell in range(size) if givens[cell] and answer[cell] not in (1, size)]
-    rng.shuffle(removable)
+    base = [cell for cell in range(size) if givens[cell] and answer[cell] not in (1, size)]
+    added = _give_until_deduced(solution, givens, rays, rng)
     if minimize or hard:
-        for cell in removable:
+        _take_away_added(added, givens, answer)
+        rng.shuffle(base)
+        for cell in base:
             givens[cell] = 0
             if not deduces(solution.with_numbers(givens), rays):
                 givens[cell] = answer[cell]
+    removable = [cell for cell in range(size) if givens[cell] and answer[cell] not in (1, size)]
+    rng.shuffle(removable)
     if hard:
         for cell in removable:
             if givens[cell]:
@@ -159,17 +165,44 @@ def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation:
     return Generated(puzzle, solution, stats.nodes, stats.branches)
 
 
-def _give_until_deduced(solution: Puzzle, givens: list[int], rays, rng: random.Random) -> None:
-    """Step 3: add givens (in place) until propagation alone completes the board."""
+def _give_until_deduced(solution: Puzzle, givens: list[int], rays, rng: random.Random) -> list[tuple[int, Deduction]]:
+    """Step 3: add givens (in place) until propagation alone completes the board. Returns the
+    cells given, in order, each with the deduction as it stood (stalled) just before."""
     answer = solution.numbers
     deduction = Deduction(solution.with_numbers(givens), rays)
+    added = []
     while (stalled := deduction.stalled()) is not None:
         open_cells = [cell for cell in stalled if not deduction.number(cell)]
         if not open_cells:       # (the branching point is on numbers alone) any cell still open
             open_cells = [cell for cell in range(solution.size) if not deduction.number(cell)]
         cell = rng.choice(open_cells)
+        added.append((cell, deduction.copy()))
         givens[cell] = answer[cell]
         deduction.give(cell, answer[cell])
+    return added
+
+
+def _take_away_added(added: list[tuple[int, Deduction]], givens: list[int], answer: tuple[int, ...]) -> None:
+    """Step 4 for the givens step 3 added, the last added first: one is taken away (in place)
+    when propagation completes the board without it. The test for one starts from the
+    deduction saved just before it was given (what the givens before it imply), gives the
+    later ones still kept, and propagates from there instead of starting over. Every given
+    kept is needed: without it, even the larger set it was tested with stalls."""
+    kept_later: list[int] = []
+    for index, (cell, before) in enumerate(reversed(added)):
+        complete = False                # the last given: the deduction before it stalled
+        if index:
+            trial = before.copy()
+            for later in kept_later:
+                trial.give(later, answer[later])
+            try:
+                complete = trial.stalled() is None
+            except ValueError:          # (cannot happen: every given agrees with the solution)
+                pass
+        if complete:
+            givens[cell] = 0
+        else:
+            kept_later.append(cell)
 
 
 def _unique_within(puzzle: Puzzle, answer: tuple[int, ...], max_nodes: int) -> bool:

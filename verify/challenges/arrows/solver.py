@@ -599,6 +599,13 @@ class Deduction:
             cells.update((first, second) if kind == "link" else (first,))
         return sorted(cells)
 
+    def copy(self) -> Deduction:
+        """An independent deduction from the same point (the geometry shared)."""
+        other = Deduction.__new__(Deduction)
+        other.geo, other.contradiction = self.geo, self.contradiction
+        other.state = self.state.copy() if not self.contradiction else self.state
+        return other
+
     def give(self, cell: int, number: int) -> None:
         """One more given (it must agree with what was deduced: the generator's own solution does)."""
         try:

@@ -129,6 +129,16 @@ def test_results_come_in_the_jobs_order_with_few_jobs_in_flight(executor, monkey
     assert sorted(done) == list(range(20)) and records[0]["forfeit"] == "no architect"
 
 
+def test_a_job_over_its_limits_is_a_verdict_not_a_lost_job(executor):
+    sleeper = load_entry(ROOT / "tests" / "fixtures" / "maze" / "sleeper").options.architect
+    quick = replace(LIMITS, architect=Limits(wall_time=0.5, cpu_time=0.5, memory=512 << 20, output=1 << 20))
+    job = MazeJob("sleeper", sleeper, 5, 1, quick, None)
+    (remote,) = executor.map(_maze, [job], grader=None, parallel=1)
+    local = _maze(Grader(LocalRunner()), job)
+    assert remote["forfeit"].startswith("time limit: still running after 0.5 s")
+    assert {k: v for k, v in remote.items() if k != "wall_time"} == {k: v for k, v in local.items() if k != "wall_time"}
+
+
 def test_a_check_on_two_workers_matches_the_local_one_and_lands_in_the_cache(executor, tmp_path, monkeypatch):
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
     cases = tmp_path / "testcases"                 # on the filesystem the workers share

@@ -21,6 +21,7 @@ Every refusal is one line that names the file, never what the file holds.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 import sys
@@ -214,6 +215,17 @@ def entry_folder_contents(folder: Path) -> Iterator[tuple[EntryFile, bytes]]:
             yield item, b""
         else:
             yield item, read_entry_file(folder, item.relative, MAX_ENTRY_FOLDER_BYTES)
+
+
+def folder_digest(folder: Path) -> str:
+    """The digest of every file of an entry folder (a link: where it leads), read as
+    :func:`entry_folder_contents` reads: what a worker elsewhere checks it sees the same."""
+    digest = hashlib.sha256()
+    for item, data in entry_folder_contents(folder):
+        name = item.relative.encode("utf-8", "surrogateescape")
+        target = b"->" + item.target.encode("utf-8", "surrogateescape") if item.target is not None else b""
+        digest.update(name + b"\0" + target + data + b"\0")
+    return digest.hexdigest()
 
 
 # ---------------------------------------------------------------- files given on the command line

@@ -27,7 +27,7 @@ from typing import Any
 from verify.challenges.contract import BatchTask, InteractiveTask, Task, TestCase
 from verify.entries import Entry, entry_label, load_entry
 from verify.errors import EntryError, InputError, VerifyError
-from verify.files import entry_folder_contents
+from verify.files import folder_digest
 from verify.fuzz.cases import fuzz_cases, fuzz_tasks
 from verify.grading import Grader, Runner, build_failure, grade_batch, grade_interactive
 from verify.grading.batch import case_task
@@ -133,16 +133,6 @@ def load_checks(paths: Iterable[Path], testcases: Path | None,
 
 def entry_programs(entry: Entry) -> list[Program]:
     return [entry.program] if entry.program is not None else list(entry.challenge.programs(entry.options))
-
-
-def folder_digest(folder: Path) -> str:
-    """The digest of every file of an entry folder (links by where they lead)."""
-    digest = hashlib.sha256()
-    for item, data in entry_folder_contents(folder):
-        name = item.relative.encode("utf-8", "surrogateescape")
-        target = b"->" + item.target.encode("utf-8", "surrogateescape") if item.target is not None else b""
-        digest.update(name + b"\0" + target + data + b"\0")
-    return digest.hexdigest()
 
 
 def task_digest(task: Job) -> str:

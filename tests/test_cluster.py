@@ -20,7 +20,7 @@ from distributed import Client, LocalCluster
 
 from verify.challenges.maze.model import ANY_SIZE
 from verify.challenges.maze.play import MazeLimits
-from verify.challenges.maze.tournament import Contestant, MazeJob, TournamentResult, _maze, run_tournament
+from verify.challenges.maze.tournament import Contestant, FilesDiffer, MazeJob, TournamentResult, _maze, run_tournament
 from verify.commands.cache import check_key
 from verify.commands.check import check, results_cache
 from verify.commands.jobs import WorkerMismatch, build_program, case_jobs, load_checks, run_case
@@ -35,6 +35,7 @@ from verify.executors.dask import (
     read_source_digest,
     worker_isolation,
 )
+from verify.files import folder_digest
 from verify.grading import Grader, LocalRunner
 from verify.grading.executor import ExecutorError
 from verify.reports.tournament import render_markdown, render_table
@@ -132,7 +133,7 @@ def test_results_come_in_the_jobs_order_with_few_jobs_in_flight(executor, monkey
 def test_a_job_over_its_limits_is_a_verdict_not_a_lost_job(executor):
     sleeper = load_entry(ROOT / "tests" / "fixtures" / "maze" / "sleeper").options.architect
     quick = replace(LIMITS, architect=Limits(wall_time=0.5, cpu_time=0.5, memory=512 << 20, output=1 << 20))
-    job = MazeJob("sleeper", sleeper, 5, 1, quick, None)
+    job = MazeJob("sleeper", sleeper, 5, 1, quick, None, folder_digest(sleeper.folder))
     (remote,) = executor.map(_maze, [job], grader=None, parallel=1)
     local = _maze(Grader(LocalRunner()), job)
     assert remote["forfeit"].startswith("time limit: still running after 0.5 s")
@@ -172,6 +173,9 @@ def test_a_worker_finding_other_files_than_the_client_refuses(executor):
         on_worker_result(executor, replace(job, digest="0" * 64))
     with pytest.raises(WorkerMismatch, match="the cases a worker finds differ"):
         on_worker_result(executor, replace(job, task_digest="0" * 64))
+    architect = load_entry(MAZE / "minotaur").options.architect
+    with pytest.raises(FilesDiffer, match="the entry's files differ from the ones the tournament loaded"):
+        executor.map(_maze, [MazeJob("minotaur", architect, 5, 1, LIMITS, None, "0" * 64)], grader=None, parallel=1)
 
 
 def test_a_worker_refuses_the_jobs_of_a_client_with_another_verify(executor):

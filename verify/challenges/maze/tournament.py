@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from statistics import fmean
 from typing import Any
@@ -29,6 +30,7 @@ from verify.challenges.maze.model import CONTEST_SIZES
 from verify.challenges.maze.play import BuiltMaze, MazeLimits, build_maze, solver_mode
 from verify.challenges.maze.roles import MazeRoles
 from verify.errors import VerifyError
+from verify.files import folder_digest
 from verify.report_escape import one_line
 from verify.runner import Program
 from verify.verdict import Status
@@ -155,6 +157,25 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
+class FilesDiffer(VerifyError):
+    """A job sees other entry files than the tournament loaded (a worker without the shared folder)."""
+
+
+def _digest(folder: Path) -> str:
+    try:
+        return folder_digest(folder)
+    except VerifyError:             # changed or gone since it was loaded: no job will find it the same
+        return ""
+
+
+@lru_cache(maxsize=64)
+def _check_files(folder: Path, digest: str) -> None:
+    """Once per process and entry: the folder a job is about to run is the one the tournament loaded."""
+    if _digest(folder) != digest:
+        raise FilesDiffer(f"{folder}: the entry's files differ from the ones the tournament loaded "
+                          "(a filesystem the workers share, unchanged during the tournament, is needed)")
+
+
 def _broken(grader: Grader, program: Program) -> str | None:
     """A job: build ``program`` once (cached) and say why it cannot run, or None."""
     return grader.broken(program)
@@ -170,6 +191,7 @@ class MazeJob:
     seed: int
     limits: MazeLimits
     broken: str | None              # why the architect cannot run (it does not build): a forfeit
+    digest: str = ""                # of the architect's folder, as the tournament loaded it
 
 
 def _maze(grader: Grader, job: MazeJob) -> dict[str, Any]:
@@ -177,6 +199,7 @@ def _maze(grader: Grader, job: MazeJob) -> dict[str, Any]:
     if job.broken is not None or job.program is None:
         built = BuiltMaze(job.size, job.seed, None, job.broken, status=Status.COMPILE_ERROR)
     else:
+        _check_files(job.program.folder, job.digest)
         built = build_maze(grader, job.program, job.size, job.seed, job.limits)
     return built.to_json()
 
@@ -192,10 +215,13 @@ class MatchJob:
     log: Path | None
     patience: int
     broken: str | None
+    digest: str = ""                # of the solver's folder, as the tournament loaded it
 
 
 def _match(grader: Grader, job: MatchJob) -> dict[str, Any]:
     """A job: the walk, in its JSON form (its log written where ``job.log`` says)."""
+    if job.broken is None and job.solver.roles.solver is not None:
+        _check_files(job.solver.roles.solver.folder, job.digest)
     return play_match(grader, job.maze_key, job.maze, job.solver, job.limits, job.log, job.patience,
                       job.broken).to_json()
 
@@ -237,6 +263,7 @@ def run_tournament(grader: Grader, contestants: list[Contestant], sizes: list[in
     roles = [(c.name, role, program) for c in contestants
              for role, program in (("architect", c.roles.architect), ("solver", c.roles.solver)) if program is not None]
     programs = sorted({program for _, _, program in roles}, key=str)
+    digests = {program.folder: _digest(program.folder) for program in programs}
     failures = dict(zip(programs, grader.map(_broken, programs, jobs), strict=True))
     broken = {(name, role): failures[program] for name, role, program in roles if failures[program] is not None}
 
@@ -253,8 +280,11 @@ def run_tournament(grader: Grader, contestants: list[Contestant], sizes: list[in
                           f"seed {job.seed}: " + ("ok" if "maze" in record else f"forfeit: {record.get('forfeit')}")))
 
     maze_keys = [(a, size, seed) for a in architects for size in sizes for seed in seeds]
-    maze_jobs = [MazeJob(name, by_name[name].roles.architect, size, seed, limits, broken.get((name, "architect")))
-                 for name, size, seed in maze_keys]
+    maze_jobs = []
+    for name, size, seed in maze_keys:
+        architect = by_name[name].roles.architect
+        maze_jobs.append(MazeJob(name, architect, size, seed, limits, broken.get((name, "architect")),
+                                 digests[architect.folder] if architect is not None else ""))
     mazes = {key: BuiltMaze.from_json(record, limits.sizes)
              for key, record in zip(maze_keys, grader.map(_maze, maze_jobs, jobs, maze_done), strict=True)}
 
@@ -269,8 +299,9 @@ def run_tournament(grader: Grader, contestants: list[Contestant], sizes: list[in
             return None
         return log_dir / "matches" / f"{_safe(key[0])}-{key[1]}-{key[2]}--{_safe(solver)}.jsonl"
 
+    solver_digests = {name: digests[c.roles.solver.folder] for name, c in by_name.items() if c.roles.solver is not None}
     match_jobs = [MatchJob(key, mazes[key], by_name[solver], limits, log_path(key, solver), patience,
-                           broken.get((solver, "solver")))
+                           broken.get((solver, "solver")), solver_digests[solver])
                   for key in maze_keys if mazes[key].maze is not None for solver in solvers if solver != key[0]]
     # the longest walks first (bigger mazes), so that every worker stays busy to the end
     match_jobs.sort(key=lambda job: -step_limit(job.maze_key[1]))

@@ -30,8 +30,6 @@ G = TypeVar("G")
 T = TypeVar("T")
 R = TypeVar("R")
 
-
-
 PACKAGE = Path(__file__).resolve().parent.parent
 IN_FLIGHT = 5000
 """Jobs with the scheduler at once: enough to keep thousands of worker threads busy, while its

@@ -251,3 +251,23 @@ def test_the_end_of_a_winning_attempt_cut_from_the_head_is_replayed_backwards_ex
     assert end["first"] == expected["first"] and end["turns"] == expected["turns"]
     assert end["state"]["at"] == expected["state"]["at"] and end["state"]["carried"] == expected["state"]["carried"]
     assert end["state"]["water"] == expected["state"]["water"]
+
+
+def test_rank_html_writes_the_leaderboard_with_replays_and_from_results_without(tmp_path):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    for name in ("spec-puzzle-1.txt", "spec-puzzle-2.txt"):
+        (cases / name).write_bytes((ROOT / "testcases" / "arrows" / name).read_bytes())
+    environment = ["--testcases", str(cases)]
+    done = _verify("rank", "arrows", *environment, "--html", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr
+    index = (tmp_path / "site" / "index.html").read_text()
+    entries = [p for p in (ROOT / "submissions" / "arrows").iterdir() if (p / "entry.toml").exists()]
+    assert index.count('<tr class="ranked">') == len(entries)
+    assert len(list((tmp_path / "site" / "replays").rglob("*.html"))) == 2 * len(entries)
+    (tmp_path / "empty").mkdir()
+    done = _verify("rank", "arrows", *environment, "--results", str(tmp_path / "empty"),
+                   "--html", str(tmp_path / "stored"))
+    assert done.returncode == 1                       # nothing stored there: nothing ranked
+    assert not (tmp_path / "stored" / "replays").exists()
+    assert "no result in" in (tmp_path / "stored" / "index.html").read_text()

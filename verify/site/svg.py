@@ -20,6 +20,7 @@ from verify.challenges.maze.matchlog import ReplayedMatch
 from verify.site.render import render
 
 CELL = 36
+TEXT_WIDTH = 7          # pixels a character of the 12-13 px titles takes, about: room for a title
 ARROW_GLYPHS = ("↑", "↗", "→", "↘", "↓", "↙", "←", "↖")
 _SQUARE = re.compile(r"\((\d+),(\d+)\)")
 
@@ -115,7 +116,8 @@ def desert_svg(desert: DesertMap, replay: dict[str, Any]) -> Markup:
                 squares.append({"x": col * cell, "y": row * cell, "mark": mark, "kind": kind})
         lines = [" ".join(f"{col * cell + cell / 2},{row * cell + cell / 2}" for row, col in route)
                  for route in routes]
-        title = f"attempt {attempt['number']}: {attempt['outcome']}, {attempt['turns']} turns"
+        title = (f"attempt {attempt['number']}: {attempt['outcome']}, {attempt['turns']:,} "
+                 f"turn{'s' if attempt['turns'] != 1 else ''}")
         if failure:
             title += f" — {failure['message']}"
         panels.append({"top": top, "title": title, "squares": squares, "routes": lines})
@@ -125,7 +127,9 @@ def desert_svg(desert: DesertMap, replay: dict[str, Any]) -> Markup:
         notes.append(f"the first and last {MAX_SVG_ATTEMPTS // 2} of {len(replay['attempts'])} attempts are drawn")
     note_top = top
     top += 18 * len(notes)
-    return Markup(render("desert.svg", width=max(desert.width * cell, 480), height=max(top, 1), cell=cell,
+    longest = max([len(p["title"]) for p in panels] + [len(note) for note in notes] + [0])
+    return Markup(render("desert.svg", width=max(desert.width * cell, TEXT_WIDTH * longest, 320), height=max(top, 1),
+                         cell=cell,
                          title_height=title_height, panels=panels, notes=notes, note_top=note_top))
 
 
@@ -169,4 +173,5 @@ def maze_svg(match: ReplayedMatch, step: int | None = None, fog: bool = False) -
     header = match.header
     title = (f"{header.get('solver', '?')} in {header.get('architect', '?')}'s maze, size {n}, "
              f"seed {header.get('seed', '?')}: step {upto} of {len(match.steps)}{' (fog)' if fog else ''}")
-    return Markup(render("maze.svg", size=n * cell, cell=cell, walls=walls, marks=marks, title=title))
+    return Markup(render("maze.svg", size=n * cell, width=max(n * cell, TEXT_WIDTH * len(title)), cell=cell,
+                         walls=walls, marks=marks, title=title))

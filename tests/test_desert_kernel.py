@@ -508,3 +508,19 @@ def test_a_huge_amount_is_an_illegal_turn_on_either_path_not_a_crash():
         exact = judge_bytes(desert, output, fast=False)
         assert not exact.accepted
         assert judge_bytes(desert, output, fast=True).to_dict() == exact.to_dict()
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_exact_path(tmp_path, monkeypatch):
+    from verify.challenges.desert import kernel, kernel_build
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache should be")
+    monkeypatch.setenv("VERIFY_CACHE", str(blocked))
+    assert kernel_build.build_library() is None
+    kernel.compiled_replay.cache_clear()
+    try:
+        judge_ = DesertJudge(DesertMap.parse("S..E\n"))
+        assert not isinstance(judge_.transcript, FastTranscript)
+        judge_.feed(b"R+0\nR+0\nR+0\nS##E\n")
+        assert judge_.finish().accepted
+    finally:
+        kernel.compiled_replay.cache_clear()

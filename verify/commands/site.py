@@ -15,15 +15,14 @@ from verify.commands.history import first_added
 from verify.commands.jobs import EntryCheck, cases_for, load_checks, run_checks
 from verify.entries import find_entries
 from verify.errors import VerifyError
-from verify.files import make_output_folder
-from verify.golf import Standing, rank_standings, score_entry
+from verify.files import FileRefused, make_output_folder, read_entry_file
+from verify.golf import MAX_SOURCE_BYTES, Standing, rank_standings, score_entry
 from verify.grading import Runner
 from verify.results import CheckResult
 from verify.runner import Limits, cache_root
 from verify.site import CaseRun, EntryPage, GolfBoard, OutputCapture, capturing, write_check_site
 
 Captures = dict[tuple[int, str], OutputCapture]
-MAX_SOURCE_BYTES = 1 << 20
 
 
 def prepare_site(folder: Path) -> Path:
@@ -66,13 +65,13 @@ def _entry_page(check: EntryCheck, outcome: CheckResult, captures: Captures, tes
                      score=standing_score, passed=outcome.passed, why_not="" if outcome.passed else outcome.why_not,
                      error=outcome.error)
     if entry.source is not None:
-        try:
-            data = entry.source.read_bytes()
-        except OSError as error:
-            page.error = page.error or f"cannot read the source: {error.strerror}"
+        try:            # as the score reads it: inside the entry's folder, bounded
+            data = read_entry_file(entry.folder, str(entry.source.relative_to(entry.folder)), MAX_SOURCE_BYTES)
+        except (FileRefused, ValueError) as error:
+            page.error = page.error or f"the source cannot be shown: {error}"
         else:
             page.source_bytes = len(data)
-            page.source = data[:MAX_SOURCE_BYTES].decode("utf-8", "replace")
+            page.source = data.decode("utf-8", "replace")
             page.source_name = entry.source.name
     try:
         cases = {case.name: case for case in cases_for(entry, testcases)} if entry.program is not None else {}

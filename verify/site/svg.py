@@ -98,7 +98,7 @@ def desert_svg(desert: DesertMap, replay: dict[str, Any]) -> Markup:
     if len(attempts) > MAX_SVG_ATTEMPTS:
         half = MAX_SVG_ATTEMPTS // 2
         attempts = attempts[:half] + attempts[-half:]
-    panels = []
+    panels: list[dict[str, Any]] = []
     top = 0
     for attempt in attempts:
         game, routes = desert_final(desert, attempt)
@@ -127,7 +127,7 @@ def desert_svg(desert: DesertMap, replay: dict[str, Any]) -> Markup:
         notes.append(f"the first and last {MAX_SVG_ATTEMPTS // 2} of {len(replay['attempts'])} attempts are drawn")
     note_top = top
     top += 18 * len(notes)
-    longest = max([len(p["title"]) for p in panels] + [len(note) for note in notes] + [0])
+    longest = max([len(str(p["title"])) for p in panels] + [len(note) for note in notes] + [0])
     return Markup(render("desert.svg", width=max(desert.width * cell, TEXT_WIDTH * longest, 320), height=max(top, 1),
                          cell=cell,
                          title_height=title_height, panels=panels, notes=notes, note_top=note_top))

@@ -76,8 +76,11 @@ def write_check_site(folder: Path, boards: list[GolfBoard], entries: list[EntryP
     site = Site(folder)
     pages = {entry.label: _write_entry(site, entry) for entry in entries}
     golf = [{"name": b.name, "title": b.title, "rows": _golf_rows(b, pages)} for b in boards]
+    ranked = {standing.label for board in boards for standing in board.standings}
+    others = [{"name": e.name, "contest": e.contest, "page": pages[e.label], "passed": e.passed,
+               "why_not": e.error or e.why_not} for e in entries if e.label not in ranked]
     koth = [_koth_board(site, tournament)] if tournament is not None else []
-    site.write("index.html", "index.html", golf=golf, koth=koth)
+    site.write("index.html", "index.html", golf=golf, koth=koth, others=others)
     return site
 
 

@@ -118,7 +118,7 @@ def test_a_long_attempt_keeps_its_first_and_last_turns_and_the_state_between():
     assert last["turns"][-1][:2] == [0, 5]
     # the state where the kept end starts: what the turns before it left (an odd number: the last R+0)
     assert last["state"]["at"] == [0, 1] and last["state"]["carried"] == 4
-    assert 1 in last["state"]["visited"]
+    assert last["state"]["visited"] == "010000" and last["state"]["water"] == "000000"
     assert any("first and the last" in note for note in replay["notes"])
 
 

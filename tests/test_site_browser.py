@@ -78,10 +78,18 @@ def sites(tmp_path_factory):
                      runs=[_desert_run("spec-example", SPEC_OUTPUT)])
     bad = EntryPage("desert/bad", "bad", "desert", DesertOptions(), passed=False, why_not="rejected",
                     runs=[_desert_run("spec-example", REJECTED_OUTPUT)])
+    row_map = b"S....E\n"
+    long_output = b"R+0\nL+2\n" * 3000 + b"R+0\n" * 5 + b"S####E\n"
+    long_capture = OutputCapture()
+    long_capture.add(long_output)
+    long_case = TestCase("long", row_map, meta={"map": DesertMap.parse(row_map)})
+    long = EntryPage("desert/long", "long", "desert", DesertOptions(), passed=True, runs=[CaseRun(
+        CaseResult("desert/long", "long", judge_bytes(DesertMap.parse(row_map), long_output)), long_case,
+        long_capture)])
     hostile = EntryPage("desert/" + HOSTILE, HOSTILE, "desert", DesertOptions(), passed=False, why_not=HOSTILE,
                         source=HOSTILE, source_name=HOSTILE, source_bytes=len(HOSTILE),
                         runs=[_desert_run(HOSTILE, HOSTILE.encode() + b"\n", stderr_note=HOSTILE)])
-    site = write_check_site(desert, [], [good, bad, hostile])
+    site = write_check_site(desert, [], [good, bad, long, hostile])
     pages = {p.relative_to(desert).as_posix(): p for p in site.pages}
     return {"arrows": arrows, "maze": maze, "desert": desert, "desert_pages": pages}
 
@@ -223,6 +231,23 @@ def test_desert_play_runs_to_the_end(browser, sites):
     page.page.click("#play")
     page.page.wait_for_function("document.getElementById('turn').textContent === '10'", timeout=10_000)
     assert page.text("#play").endswith("play")          # stopped by itself at the end
+    page.close()
+
+
+def test_a_long_attempt_jumps_over_the_turns_not_kept(browser, sites):
+    """6,005 turns: the first and the last 2,000 are kept; the scrubber runs over those 4,000."""
+    page = _open(browser, _desert_page(sites, "long"))
+    p = page.page
+    assert p.locator("#scrubber").get_attribute("max") == "4000"
+    p.locator("#scrubber").fill("2000")
+    assert page.text("#turn") == "2000" and not p.locator("#gap").is_visible()
+    p.keyboard.press("ArrowRight")
+    # turn 4,006 (even: L+2 back on S, 5 units), after the note on the turns not kept
+    assert page.text("#turn") == "4006" and page.text("#position") == "(0,0)" and page.text("#carried") == "5"
+    assert p.locator("#gap").is_visible() and page.text("#gap") == "turns 2001 to 4005 are not shown"
+    p.keyboard.press("End")
+    assert page.text("#turn") == "6005" and page.text("#position") == "(0,5)"
+    assert page.text("#outcome") == "✓ the traveller reaches E"
     page.close()
 
 

@@ -294,22 +294,26 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
     for entry in entries:
         entry[2] += carried_end
     entries.reverse()
-    state_visited = sorted(set(visited))
-    changed = {str(i): water[i] for i in range(len(water)) if water[i] != desert.flat_water()[i]}
-    return {"state": {"at": [at[0], at[1]], "carried": relative + carried_end, "water": changed,
-                      "visited": state_visited},
+    return {"state": _state(desert, (at[0], at[1], relative + carried_end), water, visited),
             "turns": entries, "exact_carried": exact}
 
 
-def _state(desert: DesertMap, at: tuple[int, int, int], water: bytearray, base: bytearray,
-           visited: list[int]) -> dict[str, Any]:
-    changed = {str(i): water[i] for i in range(len(water)) if water[i] != base[i]}
-    return {"at": [at[0], at[1]], "carried": at[2], "water": changed, "visited": visited}
+def _state(desert: DesertMap, at: tuple[int, int, int], water: bytearray, visited: list[int]) -> dict[str, Any]:
+    """Where a kept run of turns starts. ``water`` and ``visited`` are one character a square
+    (the units on it; 1 for visited), bounded by the map; empty for a map too big to draw."""
+    squares = desert.width * desert.height
+    if squares > MAX_SQUARES:
+        return {"at": [at[0], at[1]], "carried": at[2], "water": "", "visited": ""}
+    flags = bytearray(b"0" * squares)
+    for index in visited:
+        flags[index] = ord("1")
+    return {"at": [at[0], at[1]], "carried": at[2], "water": bytes(48 + w for w in water).decode(),
+            "visited": flags.decode()}
 
 
-def _attempt_json(desert: DesertMap, record: _Attempt, base: bytearray, offset: int) -> dict[str, Any]:
+def _attempt_json(desert: DesertMap, record: _Attempt, offset: int) -> dict[str, Any]:
     start = desert.start
-    sections = [{"first": 1, "state": {"at": list(start), "carried": 5, "water": {}, "visited": []},
+    sections = [{"first": 1, "state": {"at": list(start), "carried": 5, "water": "", "visited": ""},
                  "turns": record.head}]
     if record.tail and not record.lost and record.game is not None:
         first = record.turns - len(record.tail) + 1
@@ -320,7 +324,7 @@ def _attempt_json(desert: DesertMap, record: _Attempt, base: bytearray, offset: 
                 water[entry[3]] = entry[4]
         visited = sorted(i for i, turn in record.first_visit.items() if 0 < turn < first)
         before = record.tail[0][1]
-        sections.append({"first": first, "state": _state(desert, before, water, base, visited),
+        sections.append({"first": first, "state": _state(desert, before, water, visited),
                          "turns": [entry for entry, _ in record.tail]})
     return {"number": record.number + offset, "outcome": record.outcome, "turns": record.turns,
             "sections": sections, "failure": record.failure}
@@ -330,18 +334,17 @@ def desert_replay(desert: DesertMap, capture: OutputCapture, verdict_stats: dict
                   notation: Notation = STANDARD, order: str = "moves-first",
                   deaths: str = "turns") -> dict[str, Any]:
     """The bounded replay of the output kept in ``capture`` (see the module's notes)."""
-    base = desert.flat_water()
     notes: list[str] = []
     output = capture.output()
     head_budget, tail_budget = _Budget(MAX_TURNS), _Budget(MAX_TURNS)
     if output is not None:
         _, records, _ = _replay(desert, notation, order, deaths, output, True, head_budget)
-        attempts = [_attempt_json(desert, r, base, 0) for r in records]
+        attempts = [_attempt_json(desert, r, 0) for r in records]
     else:
         _, records, _ = _replay(desert, notation, order, deaths, bytes(capture.head), False, head_budget)
         if records and records[-1].outcome == "alive":
             records[-1].outcome = "cut"
-        attempts = [_attempt_json(desert, r, base, 0) for r in records]
+        attempts = [_attempt_json(desert, r, 0) for r in records]
         tail = capture.tail
         start = attempt_start_in(tail, desert, order)
         winner = verdict_stats.get("attempts")
@@ -373,7 +376,7 @@ def desert_replay(desert: DesertMap, capture: OutputCapture, verdict_stats: dict
                 tail_records = []
             completed = sum(1 for r in tail_records if r.outcome in ("dead", "won"))
             offset = max(0, int(verdict_stats.get("attempts", completed)) - completed)
-            tail_attempts = [_attempt_json(desert, r, base, offset) for r in tail_records]
+            tail_attempts = [_attempt_json(desert, r, offset) for r in tail_records]
             skipped = (tail_attempts[0]["number"] - 1 - len(records) + (1 if records else 0)
                        if tail_attempts else 0)
             if skipped > 0:

@@ -70,10 +70,8 @@ def desert_final(desert: DesertMap, attempt: dict[str, Any]) -> tuple[Crossing, 
     width = desert.width
     section = attempt["sections"][-1]
     state = section["state"]
-    water = desert.flat_water()
-    for index, value in state["water"].items():
-        water[int(index)] = value
-    visited = {divmod(i, width) for i in state["visited"]}
+    water = bytearray(int(c) for c in state["water"]) if state["water"] else desert.flat_water()
+    visited = {divmod(i, width) for i, flag in enumerate(state["visited"]) if flag == "1"}
     at, carried = tuple(state["at"]), state["carried"]
     for turn in section["turns"]:
         at, carried = (turn[0], turn[1]), turn[2]

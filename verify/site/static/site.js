@@ -104,9 +104,10 @@ function desertReplay(data) {
   function stateAt(i) {
     const [k, played] = locate(i);
     const section = attempt.sections[k];
-    const water = base.slice();
-    for (const [index, value] of Object.entries(section.state.water)) water[Number(index)] = value;
-    const visited = new Set(section.state.visited);
+    // a later run's state: one character a square (the water on it; "1" for visited)
+    const water = section.state.water ? [...section.state.water].map(Number) : base.slice();
+    const visited = new Set();
+    [...section.state.visited].forEach((flag, index) => { if (flag === "1") visited.add(index); });
     visited.add(startIndex);
     let at = section.state.at, carried = section.state.carried;
     const route = [at[0] * width + at[1]];
@@ -130,7 +131,7 @@ function desertReplay(data) {
     document.getElementById("water-meter").textContent = "[" + "=".repeat(s.carried) + "-".repeat(Math.max(0, 5 - s.carried)) + "]";
     const gap = document.getElementById("gap");
     const section = attempt.sections[s.k];
-    gap.hidden = !(s.k > 0 && s.played === 0);
+    gap.hidden = !(s.k > 0 && s.played === 1);   // the first turn after the turns not kept
     if (!gap.hidden) gap.textContent = `turns ${attempt.sections[s.k - 1].first + attempt.sections[s.k - 1].turns.length} to ${section.first - 1} are not shown`;
     const failure = attempt.failure;
     const last = i === frames() - 1;

@@ -271,3 +271,39 @@ def test_rank_html_writes_the_leaderboard_with_replays_and_from_results_without(
     assert done.returncode == 1                       # nothing stored there: nothing ranked
     assert not (tmp_path / "stored" / "replays").exists()
     assert "no result in" in (tmp_path / "stored" / "index.html").read_text()
+
+
+def _short_deaths(desert: DesertMap, count: int) -> bytes:
+    """``count`` distinct deaths of up to 5 turns each (moves and drops), each with its final map."""
+    from verify.challenges.desert.engine import Crossing, IllegalTurn, Outcome, Turn
+    found: list[bytes] = []
+    for length in range(1, 6):
+        for moves in itertools.product("UDLR", repeat=length):
+            for drops in itertools.product(range(4), repeat=length - 1):
+                game = Crossing(desert)
+                turns = [Turn(m, "drop", d) for m, d in zip(moves[:-1], drops, strict=True)]
+                turns.append(Turn(moves[-1], "drop", max(0, 4 - length + 1 - sum(drops))))
+                try:
+                    game.play(turns)
+                except IllegalTurn:
+                    continue
+                if game.outcome is Outcome.DEAD and game.turns == length:
+                    text = "".join(f"{t.direction}-{t.amount}\n" for t in turns)
+                    found.append(text.encode() + game.render_bytes())
+                    if len(found) == count:
+                        return b"".join(found)
+    raise AssertionError(f"only {len(found)} deaths")
+
+
+def test_a_page_of_thousands_of_short_attempts_stays_bounded(monkeypatch):
+    """1,500 deaths (and no win), 500 attempts listed at most: the first and last 250 are."""
+    from verify.site import desert as replays
+    monkeypatch.setattr(replays, "MAX_ATTEMPTS", 500)
+    desert = DesertMap.parse(b"." * 9 + b"\n" + (b"." * 4 + b"S" + b"." * 4 + b"\n") + b"." * 8 + b"E\n")
+    output = _short_deaths(desert, 1500)
+    verdict = judge_bytes(desert, output)
+    assert verdict.stats["deaths"] == 1500, verdict.message
+    replay = desert_replay(desert, _captured(output), verdict.stats)
+    assert [a["number"] for a in replay["attempts"]] == [*range(1, 251), *range(1251, 1501)]
+    assert any("1,000 of the 1,500 attempts read are not listed" in note for note in replay["notes"])
+    assert len(json.dumps(replay)) < 1 << 20

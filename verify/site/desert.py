@@ -10,7 +10,8 @@ and keeps a bounded record. What is kept (see docs/site.md):
 - of each attempt, its first ``EDGE_TURNS`` and last ``EDGE_TURNS`` turns, the state
   (square, water carried, water on the tiles, squares visited) where each kept run
   starts, and how many turns it has in all;
-- at most ``MAX_TURNS`` turns in all from each end of the output.
+- at most ``MAX_TURNS`` turns in all from each end of the output, ``MAX_ATTEMPTS`` attempts
+  listed.
 
 A turn is ``[row, col, carried]``, or ``[row, col, carried, tile, before, after]`` when it
 changed the water on a tile (its flat index ``row * width + col``).
@@ -31,6 +32,7 @@ from verify.site.capture import OutputCapture
 
 EDGE_TURNS = 2000
 MAX_TURNS = 10_000
+MAX_ATTEMPTS = 2000        # listed on a page
 MAX_SQUARES = 40_000        # maps with more squares get the summary, not the grid
 MAP_BYTES = frozenset(MAP_ROW_CHARACTERS)
 
@@ -389,6 +391,11 @@ def desert_replay(desert: DesertMap, capture: OutputCapture, verdict_stats: dict
 
 def _replay_json(desert: DesertMap, attempts: list[dict[str, Any]], notes: list[str],
                  capture: OutputCapture) -> dict[str, Any]:
+    if len(attempts) > MAX_ATTEMPTS:        # thousands of tiny attempts: the first and the last listed
+        half = MAX_ATTEMPTS // 2
+        notes.append(f"{len(attempts) - MAX_ATTEMPTS:,} of the {len(attempts):,} attempts read are not listed "
+                     f"(the first and the last {half:,} are)")
+        attempts = attempts[:half] + attempts[-half:]
     if any(a["turns"] > sum(len(s["turns"]) for s in a["sections"]) for a in attempts) and not any(
             "first and the last" in note for note in notes):
         notes.append(f"of a long attempt, the first and the last {EDGE_TURNS:,} turns are shown")

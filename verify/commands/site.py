@@ -16,6 +16,7 @@ from verify.commands.jobs import EntryCheck, cases_for, load_checks, run_checks
 from verify.entries import find_entries
 from verify.errors import VerifyError
 from verify.files import FileRefused, make_output_folder, read_entry_file
+from verify.fuzz.cases import fuzz_cases
 from verify.golf import MAX_SOURCE_BYTES, Standing, rank_standings, score_entry
 from verify.grading import Runner
 from verify.results import CheckResult
@@ -57,7 +58,7 @@ def _standing(check: EntryCheck, outcome: CheckResult) -> Standing:
 
 
 def _entry_page(check: EntryCheck, outcome: CheckResult, captures: Captures, testcases: Path | None,
-                standing_score: str) -> EntryPage:
+                standing_score: str, fuzz: int) -> EntryPage:
     entry = check.entry
     if entry is None:
         return EntryPage(check.label, check.label, "?", passed=False, why_not=outcome.why_not, error=outcome.error)
@@ -74,7 +75,8 @@ def _entry_page(check: EntryCheck, outcome: CheckResult, captures: Captures, tes
             page.source = data.decode("utf-8", "replace")
             page.source_name = entry.source.name
     try:
-        cases = {case.name: case for case in cases_for(entry, testcases)} if entry.program is not None else {}
+        cases = ({case.name: case for case in [*cases_for(entry, testcases), *fuzz_cases(entry, fuzz)]}
+                 if entry.program is not None else {})
     except VerifyError:
         cases = {}
     page.runs = [CaseRun(result, cases.get(result.case), captures.get((id(check), result.case)))
@@ -83,8 +85,9 @@ def _entry_page(check: EntryCheck, outcome: CheckResult, captures: Captures, tes
 
 
 def write_site(folder: Path, checks: Sequence[EntryCheck], captures: Captures, testcases: Path | None,
-               outcomes: dict[int, CheckResult] | None = None) -> None:
-    """Leaderboards of the code-golf contests among ``checks``, a page per entry, the replays."""
+               outcomes: dict[int, CheckResult] | None = None, fuzz: int = 0) -> None:
+    """Leaderboards of the code-golf contests among ``checks``, a page per entry, the replays
+    (``fuzz``: the generated cases the check added, made again from their seeds)."""
     outcomes = outcomes or {}
     boards, pages = [], []
     by_contest: dict[str, list[EntryCheck]] = {}
@@ -99,7 +102,7 @@ def write_site(folder: Path, checks: Sequence[EntryCheck], captures: Captures, t
                   for s in standings}
         if golf:
             boards.append(GolfBoard(name, challenges.get(name).title, standings))
-        pages += [_entry_page(c, outcomes.get(id(c), c), captures, testcases, scores.get(c.label, ""))
+        pages += [_entry_page(c, outcomes.get(id(c), c), captures, testcases, scores.get(c.label, ""), fuzz)
                   for c in group]
     write_check_site(folder, boards, pages)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from verify.challenges.arrows.checker import first_error
 from verify.challenges.arrows.judge import ArrowsJudge
+from verify.challenges.arrows.model import parse_text
 from verify.challenges.contract import TestCase
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.maze.matchlog import ReplayedMatch, read_log
@@ -132,6 +133,11 @@ def _write_replay(site: Site, entry: EntryPage, run: CaseRun, entry_slug: str) -
 def _arrows_values(entry: EntryPage, run: CaseRun) -> dict[str, Any]:
     assert run.case is not None and run.capture is not None
     puzzle = run.case.meta.get("puzzle")
+    if puzzle is None:
+        try:
+            puzzle = parse_text(run.case.input.decode("ascii"), where=run.case.name)
+        except (UnicodeDecodeError, VerifyError):
+            puzzle = None
     notation = getattr(entry.options, "arrows", "english")
     output = run.capture.output()
     shown = bytes(run.capture.head[:SHOWN_OUTPUT]).decode("utf-8", "replace")

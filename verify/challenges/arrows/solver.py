@@ -46,7 +46,7 @@ from functools import cache
 
 from verify.challenges.arrows.model import NO_ARROW, STEPS, Puzzle
 
-FEW_CELLS = 6   # up to this many cells, rays are joined cell by cell; beyond, slid all at once
+FEW_CELLS = 24  # up to this many cells, rays are joined cell by cell; beyond, slid all at once
 
 
 class _Contradiction(Exception):
@@ -474,8 +474,17 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
             continue
         mask = succ[a] & state.open_heads & ~(1 << state.head_of[a])
         shifted = options[a] << 1  # the numbers a successor may hold
-        nexts = [b for b in _bits(mask)
-                 if shifted & options[b] and _possible(state, geo, a, b, max_free, options)]
+        # enough of them to tell forced from not, and to tell a better branching point
+        enough = 2 if changed else max(2, len(best)) if best is not None else size
+        nexts = []
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            b = low.bit_length() - 1
+            if shifted & options[b] and _possible(state, geo, a, b, max_free, options):
+                nexts.append(b)
+                if len(nexts) == enough:
+                    break
         if not nexts:
             raise _Contradiction
         if len(nexts) == 1:
@@ -488,8 +497,16 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
             continue
         mask = pred[b] & state.open_tails & ~(1 << state.tail_of[b])
         shifted = options[b] >> 1  # the numbers a predecessor may hold
-        befores = [a for a in _bits(mask)
-                   if shifted & options[a] and _possible(state, geo, a, b, max_free, options)]
+        enough = 2 if changed else max(2, len(best)) if best is not None else size
+        befores = []
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            a = low.bit_length() - 1
+            if shifted & options[a] and _possible(state, geo, a, b, max_free, options):
+                befores.append(a)
+                if len(befores) == enough:
+                    break
         # while 1 is not placed, b may start the path instead of following any of them
         may_start = not state.num[b] and not (state.used >> 1) & 1 and options[b] & 2
         if not befores:

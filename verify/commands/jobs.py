@@ -28,7 +28,6 @@ from verify.challenges.contract import BatchTask, InteractiveTask, Task, TestCas
 from verify.entries import Entry, entry_label, load_entry
 from verify.errors import EntryError, InputError, VerifyError
 from verify.files import folder_digest
-from verify.fuzz.cases import fuzz_cases, fuzz_tasks
 from verify.grading import Grader, Runner, build_failure, grade_batch, grade_interactive
 from verify.grading.batch import case_task
 from verify.grading.executor import Executor
@@ -82,18 +81,32 @@ def cases_for(entry: Entry, testcases: Path | None) -> list[TestCase]:
     return [*cases, *entry.challenge.entry_cases(entry.options, entry.folder)]
 
 
+def _fuzz_cases(entry: Entry, count: int) -> list[TestCase]:
+    if count <= 0:
+        return []
+    from verify.fuzz.cases import fuzz_cases     # the fuzzer's modules only for `check --fuzz N`
+    return fuzz_cases(entry, count)
+
+
+def _fuzz_tasks(entry: Entry, count: int) -> list[Task]:
+    if count <= 0:
+        return []
+    from verify.fuzz.cases import fuzz_tasks     # the fuzzer's modules only for `check --fuzz N`
+    return fuzz_tasks(entry, count)
+
+
 def _entry_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str], fuzz: int = 0) -> list[Job]:
     """What ``verify check`` runs for ``entry``: its program on each case, or its contest's tasks;
     and ``fuzz`` generated ones (:mod:`verify.fuzz.cases`)."""
     named: list[Job]
     if entry.program is None:
-        named = [*entry.challenge.entry_tasks(entry.options), *fuzz_tasks(entry, fuzz)]
+        named = [*entry.challenge.entry_tasks(entry.options), *_fuzz_tasks(entry, fuzz)]
         if not named:
             raise VerifyError(f"{entry.challenge.name} entries are not checked on cases "
                               f"(see `verify koth {entry.challenge.name}`)")
     else:
         named = []
-        for case in [*cases_for(entry, testcases), *fuzz_cases(entry, fuzz)]:
+        for case in [*cases_for(entry, testcases), *_fuzz_cases(entry, fuzz)]:
             task = case_task(entry, case)
             named.append(Blocked(case.name, task) if isinstance(task, Verdict) else task)
     if patterns:

@@ -7,7 +7,6 @@ from typing import Any
 import click
 
 from verify.cli.options import format_option, runner_option
-from verify.commands.langs import langs as run_langs
 
 
 @click.command()
@@ -16,6 +15,7 @@ from verify.commands.langs import langs as run_langs
 @runner_option
 def langs(languages: tuple[str, ...], output_format: str, runner: Any) -> None:
     """List the languages, found or missing, with their versions, after a self-test."""
+    from verify.commands.langs import langs as run_langs   # (tabulate, the self-test) not for --help
     report, code = run_langs(list(languages), fmt=output_format)
     click.echo(report)
     sys.exit(code)

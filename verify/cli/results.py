@@ -5,8 +5,6 @@ from pathlib import Path
 
 import click
 
-from verify.commands.shards import merge_results
-
 
 @click.group()
 def results() -> None:
@@ -19,5 +17,6 @@ def results() -> None:
               help="The folder that receives every result (created when missing).")
 def merge(shards: tuple[Path, ...], into: Path) -> None:
     """Copy the check results of every SHARD folder into one; then `verify rank --results DIR`."""
+    from verify.commands.shards import merge_results   # (the results' readers) not for --help
     count = merge_results(shards, into)
     click.echo(f"{count} check results in {into}")

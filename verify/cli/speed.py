@@ -7,8 +7,6 @@ from typing import Any
 import click
 
 from verify.cli.options import runner_option
-from verify.commands.speed import speed_table
-from verify.runner import Limits
 
 
 @click.command()
@@ -22,7 +20,9 @@ from verify.runner import Limits
 def speed(challenge: str, submissions: Path, testcases: Path | None, jobs: int, time_limit: float,
           runner: Any) -> None:
     """Entries of CHALLENGE (default: arrows) by total wall time over every case (passing entries first)."""
-    from verify.commands.rank import code_golf_contests
+    from verify.commands.rank import code_golf_contests   # (the check's jobs) not for --help
+    from verify.commands.speed import speed_table
+    from verify.runner import Limits
     code_golf_contests(challenge)
     limits = Limits(wall_time=time_limit, cpu_time=time_limit)
     click.echo(speed_table(runner, submissions, testcases, jobs, limits, challenge))

@@ -95,6 +95,8 @@ class MainGroup(click.Group):
 
 
 def _add_contest_paths(ctx: click.Context, parameter: click.Parameter, value: tuple[str, ...]) -> None:
+    if not value:       # (click calls this for every command line, with or without the option)
+        return
     from pathlib import Path
 
     from verify import challenges

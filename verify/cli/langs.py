@@ -15,7 +15,7 @@ from verify.cli.options import format_option, runner_option
 @runner_option
 def langs(languages: tuple[str, ...], output_format: str, runner: Any) -> None:
     """List the languages, found or missing, with their versions, after a self-test."""
-    from verify.commands.langs import langs as run_langs   # (tabulate, the self-test) not for --help
+    from verify.commands.langs import langs as run_langs  # (tabulate, the self-test) not for --help
     report, code = run_langs(list(languages), fmt=output_format)
     click.echo(report)
     sys.exit(code)

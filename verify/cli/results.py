@@ -17,6 +17,6 @@ def results() -> None:
               help="The folder that receives every result (created when missing).")
 def merge(shards: tuple[Path, ...], into: Path) -> None:
     """Copy the check results of every SHARD folder into one; then `verify rank --results DIR`."""
-    from verify.commands.shards import merge_results   # (the results' readers) not for --help
+    from verify.commands.shards import merge_results  # (the results' readers) not for --help
     count = merge_results(shards, into)
     click.echo(f"{count} check results in {into}")

@@ -20,7 +20,7 @@ from verify.cli.options import runner_option
 def speed(challenge: str, submissions: Path, testcases: Path | None, jobs: int, time_limit: float,
           runner: Any) -> None:
     """Entries of CHALLENGE (default: arrows) by total wall time over every case (passing entries first)."""
-    from verify.commands.rank import code_golf_contests   # (the check's jobs) not for --help
+    from verify.commands.rank import code_golf_contests  # (the check's jobs) not for --help
     from verify.commands.speed import speed_table
     from verify.runner import Limits
     code_golf_contests(challenge)

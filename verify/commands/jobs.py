@@ -84,14 +84,14 @@ def cases_for(entry: Entry, testcases: Path | None) -> list[TestCase]:
 def _fuzz_cases(entry: Entry, count: int) -> list[TestCase]:
     if count <= 0:
         return []
-    from verify.fuzz.cases import fuzz_cases     # the fuzzer's modules only for `check --fuzz N`
+    from verify.fuzz.cases import fuzz_cases  # the fuzzer's modules only for `check --fuzz N`
     return fuzz_cases(entry, count)
 
 
 def _fuzz_tasks(entry: Entry, count: int) -> list[Task]:
     if count <= 0:
         return []
-    from verify.fuzz.cases import fuzz_tasks     # the fuzzer's modules only for `check --fuzz N`
+    from verify.fuzz.cases import fuzz_tasks  # the fuzzer's modules only for `check --fuzz N`
     return fuzz_tasks(entry, count)
 
 

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 
 from verify.challenges.arrows.model import parse_text
 from verify.challenges.contract import BatchTask
+from verify.challenges.desert.engine import Crossing, GameOver, IllegalTurn, Turn
 from verify.challenges.desert.judge import DesertJudge, judge_bytes
 from verify.challenges.desert.map import DesertMap
 from verify.site.capture import OutputCapture, capturing
-from verify.site.desert import EDGE_TURNS, attempt_start_in, desert_replay
+from verify.site.desert import EDGE_TURNS, attempt_start_in, desert_replay, unroll
 from verify.site.render import render, slug
 from verify.site.svg import arrows_svg, desert_svg
 
@@ -307,3 +308,44 @@ def test_a_page_of_thousands_of_short_attempts_stays_bounded(monkeypatch):
     assert [a["number"] for a in replay["attempts"]] == [*range(1, 251), *range(1251, 1501)]
     assert any("1,000 of the 1,500 attempts read are not listed" in note for note in replay["notes"])
     assert len(json.dumps(replay)) < 1 << 20
+
+
+@st.composite
+def _maps_and_turns(draw):
+    width, height = draw(st.integers(2, 5)), draw(st.integers(1, 4))
+    squares = draw(st.lists(st.sampled_from(".123456789"), min_size=width * height, max_size=width * height))
+    start, end = draw(st.lists(st.integers(0, width * height - 1), min_size=2, max_size=2, unique=True))
+    squares[start], squares[end] = "S", "E"
+    text = "".join("".join(squares[r * width:(r + 1) * width]) + "\n" for r in range(height))
+    turns = draw(st.lists(st.tuples(st.sampled_from("UDLR"), st.sampled_from(["pick", "drop", "fill"]),
+                                    st.integers(0, 6)), max_size=60))
+    return DesertMap.parse(text.encode()), turns
+
+
+@settings(max_examples=300, deadline=None)
+@given(_maps_and_turns())
+def test_the_unrolled_frames_are_the_engines_turn_by_turn(case):
+    """The replay's frames of the turns the engine accepted (``unroll``) are the states the
+    engine reaches turn by turn, tile changes included."""
+    desert, wanted = case
+    game = Crossing(desert)
+    start = (game.row, game.col, game.carried)
+    water = bytearray(game.water)
+    legal, expected = [], []
+    for direction, action, amount in wanted:
+        turn = Turn(direction, action, 0 if action == "fill" else amount)
+        before = bytes(game.water)
+        try:
+            game.push(turn)
+        except GameOver:
+            break
+        except IllegalTurn:
+            continue
+        legal.append(turn)
+        frame = [game.row, game.col, game.carried]
+        changed = [i for i in range(len(before)) if before[i] != game.water[i]]
+        if changed:
+            frame += [changed[0], before[changed[0]], game.water[changed[0]]]
+        expected.append(frame)
+    assert unroll(desert, start, water, legal) == expected
+    assert water == game.water

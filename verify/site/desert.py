@@ -1,8 +1,11 @@
 """The desert replay: the turns of an output, bounded, for the replay page and the SVG.
 
 Rules stay in :mod:`verify.challenges.desert`: this module replays the kept output with
-the exact path (:class:`Transcript`) through a :class:`Crossing` that notes every turn,
-and keeps a bounded record. What is kept (see docs/site.md):
+the exact path (:class:`Transcript`) through a :class:`Crossing` whose engine plays every
+turn in runs (its own loop, its own verdicts); the frames of the turns kept are then
+unrolled from the state before each run (:func:`unroll`, plain arithmetic on turns the
+engine accepted) and checked against the engine's state after it. What is kept (see
+docs/site.md):
 
 - the output's head and tail (:class:`~verify.site.capture.OutputCapture`); the attempts
   that start in the tail are replayed from the input map (every attempt starts afresh),
@@ -23,10 +26,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from verify.challenges.desert.engine import Crossing, Outcome
+from verify.challenges.desert.engine import Crossing
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import MAP_ROW_CHARACTERS, STANDARD, Notation
-from verify.challenges.desert.rules import DELTAS
+from verify.challenges.desert.rules import CAPACITY, DELTAS, FILL, PICK
 from verify.challenges.desert.transcript import IllegalTurnError, Transcript, TranscriptError, WrongMap
 from verify.site.capture import OutputCapture
 
@@ -41,7 +44,8 @@ MAP_BYTES = frozenset(MAP_ROW_CHARACTERS)
 class _Attempt:
     number: int
     head: list[list[int]] = field(default_factory=list)
-    tail: deque[tuple[list[int], tuple[int, int, int]]] = field(default_factory=deque)
+    tail: deque[list[int]] = field(default_factory=deque)
+    tail_before: tuple[int, int, int] = (0, 0, 0)     # (row, col, carried) before the tail's first turn
     turns: int = 0
     outcome: str = "alive"
     failure: dict[str, Any] | None = None
@@ -60,7 +64,9 @@ class _Budget:
 
 
 class _RecordingCrossing(Crossing):
-    """A crossing that notes each turn it plays (one at a time: the exact rules, a little slower)."""
+    """A crossing that notes the turns it keeps. The engine plays every turn (in runs, its own
+    loop: the verdicts are its own); the kept turns' frames are then unrolled from the state
+    before the run (:func:`unroll`) and checked against the engine's state after it."""
 
     __slots__ = ("record", "budget")
     record: _Attempt
@@ -77,7 +83,7 @@ class _RecordingCrossing(Crossing):
                 record.turns = self.turns
             return
         # past the attempt's first turns only its last EDGE_TURNS are kept: the turns before
-        # those are played in one go (the engine's own loop), then noted one by one
+        # those are played in one go, not noted
         noted = min(len(turns), max(0, EDGE_TURNS - len(record.head)) if not record.tail else 0)
         bulk = max(0, len(turns) - noted - EDGE_TURNS)
         if noted:
@@ -101,32 +107,94 @@ class _RecordingCrossing(Crossing):
                     first_visit.setdefault(index, self.turns)
 
     def _note(self, turns: list[Any]) -> None:
+        before = (self.row, self.col, self.carried)
+        water = bytearray(self.water)
+        played = self.turns
+        try:
+            super().play(turns)
+        finally:
+            played = self.turns - played
+            frames = unroll(self.map, before, water, turns[:played])
+            reached = _at(frames[-1]) if frames else before
+            if reached != (self.row, self.col, self.carried) or water != self.water:
+                raise AssertionError(f"the replay's frames of attempt {self.attempt} disagree with the rules engine")
+            self._keep(frames, before)
+
+    def _keep(self, frames: list[list[int]], before: tuple[int, int, int]) -> None:
+        """Note ``frames``, played from ``before``: the attempt's first ones in its head, then
+        its last EDGE_TURNS in its tail, within the budget."""
         record, budget, tail = self.record, self.budget, self.record.tail
-        width, start = self.map.width, self.map.start
-        play = super().play
-        for turn in turns:
-            before = (self.row, self.col, self.carried)
-            play((turn,))
-            row, col, carried = self.row, self.col, self.carried
-            entry = [row, col, carried]
-            # the water taken from or left on the tile reached (S is a well: it never changes)
-            taken = carried - before[2] + 1 if self.outcome is not Outcome.WON else 0
-            if taken and (row, col) != start:
-                index = row * width + col
-                entry += [index, self.water[index] + taken, self.water[index]]
-            record.turns += 1
-            record.first_visit.setdefault(row * width + col, record.turns)
-            if len(record.head) < EDGE_TURNS and budget.left > 0 and not tail:
-                record.head.append(entry)
-                budget.left -= 1
-            elif len(tail) >= EDGE_TURNS:
+        width = self.map.width
+        first_visit = record.first_visit
+        number = record.turns
+        for at in frames:
+            first_visit.setdefault(at[0] * width + at[1], number + 1)
+            number += 1
+        record.turns = number
+        head = min(len(frames), EDGE_TURNS - len(record.head), budget.left) if not tail else 0
+        if head > 0:
+            record.head += frames[:head]
+            budget.left -= head
+            frames = frames[head:]
+        if not frames:
+            return
+        if not tail:
+            record.tail_before = _at(record.head[-1]) if head else before
+        room = max(0, min(len(frames), EDGE_TURNS - len(tail), budget.left))
+        budget.left -= room
+        # a full tail slides: its oldest turns give way to the newest; else past the budget
+        # the turns are lost (the tail does not reach the attempt's end)
+        slide = len(tail) + room >= EDGE_TURNS
+        if len(frames) > room and not slide:
+            record.lost = True
+            frames = frames[:room]
+        tail.extend(frames)
+        if slide and len(tail) > EDGE_TURNS:
+            dropped = len(tail) - EDGE_TURNS
+            for _ in range(dropped - 1):
                 tail.popleft()
-                tail.append((entry, before))
-            elif budget.left > 0:
-                tail.append((entry, before))
-                budget.left -= 1
+            record.tail_before = _at(tail.popleft())
+
+
+def _at(frame: list[int]) -> tuple[int, int, int]:
+    return frame[0], frame[1], frame[2]
+
+
+def unroll(desert: DesertMap, at: tuple[int, int, int], water: bytearray, turns: list[Any]) -> list[list[int]]:
+    """The frame of each turn of ``turns``, which the engine has played from ``at`` (row, col,
+    carried) and ``water`` (updated in place).
+
+    The turns are legal (the engine accepted them), so each is plain arithmetic: move, drink
+    one, then the water action, not applied on the winning turn; S is a well (its water never
+    changes). The caller checks the state reached against the engine's."""
+    width = desert.width
+    start_index = desert.start[0] * width + desert.start[1]
+    end_index = desert.end[0] * width + desert.end[1]
+    row, col, carried = at
+    frames: list[list[int]] = []
+    append = frames.append
+    deltas = DELTAS
+    for direction, action, amount in turns:
+        step_row, step_col = deltas[direction]
+        row += step_row
+        col += step_col
+        carried -= 1
+        index = row * width + col
+        if index == end_index:
+            append([row, col, carried])
+        elif index == start_index:
+            carried = CAPACITY if action == FILL else carried + amount if action == PICK else carried - amount
+            append([row, col, carried])
+        else:
+            tile = water[index]
+            taken = min(CAPACITY - carried, tile) if action == FILL else amount if action == PICK else -amount
+            if taken:
+                carried += taken
+                water[index] = tile - taken
+                append([row, col, carried, index, tile, tile - taken])
             else:
-                record.lost = True
+                append([row, col, carried])
+    return frames
 
 
 class _RecordingTranscript(Transcript):
@@ -321,13 +389,13 @@ def _attempt_json(desert: DesertMap, record: _Attempt, offset: int) -> dict[str,
         first = record.turns - len(record.tail) + 1
         # the water where the kept end starts: the attempt's last state, the kept turns undone
         water = bytearray(record.game.water)
-        for entry, _ in reversed(record.tail):
+        for entry in reversed(record.tail):
             if len(entry) > 3:
                 water[entry[3]] = entry[4]
         visited = sorted(i for i, turn in record.first_visit.items() if 0 < turn < first)
-        before = record.tail[0][1]
+        before = record.tail_before
         sections.append({"first": first, "state": _state(desert, before, water, visited),
-                         "turns": [entry for entry, _ in record.tail]})
+                         "turns": list(record.tail)})
     return {"number": record.number + offset, "outcome": record.outcome, "turns": record.turns,
             "sections": sections, "failure": record.failure}
 
@@ -406,4 +474,4 @@ def _replay_json(desert: DesertMap, attempts: list[dict[str, Any]], notes: list[
             "total_bytes": capture.total}
 
 
-__all__ = ["EDGE_TURNS", "MAX_TURNS", "attempt_start_in", "desert_replay"]
+__all__ = ["EDGE_TURNS", "MAX_TURNS", "attempt_start_in", "desert_replay", "unroll"]

@@ -52,7 +52,8 @@ SIZES, SEEDS = [6, 8], [1, 2]
 
 
 def local_cluster(**worker_options) -> LocalCluster:
-    return LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    # its HTTP server on a free port: two clusters of one test run never contend for 8787
+    return LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                         **worker_options)
 
 

@@ -442,6 +442,15 @@ class Sandbox:
         elif self.uid is not None and init is None:
             _sweep_uid(self.uid, timeout=5.0)
 
+    def bwrap_argv(self, init: str) -> list[str]:
+        """bubblewrap's command line for this sandbox with `init` (whose folder it shows)
+        as its PID 1, up to and with the "--" before the command (a fork server's sandbox)."""
+        return self._bwrap_command(init)
+
+    def namespace_init(self) -> int | None:
+        """The pid (as verify sees it) of the sandbox's PID 1, once bubblewrap has said it."""
+        return self._namespace_init()
+
     def _namespace_init(self) -> int | None:
         if self._info_read is None:
             return None

@@ -18,8 +18,10 @@ run_program = functools.partial(run_cold, ahead=True)
 
 
 @pytest.fixture(autouse=True)
-def empty_pool(use_isolation):
-    """Sandboxes are built ahead only without a cgroup per run (each would hold one)."""
+def empty_pool(use_isolation, monkeypatch):
+    """Sandboxes are built ahead only without a cgroup per run (each would hold one), and
+    where the fork server (which comes first: test_runner_forkserver.py) is not used."""
+    monkeypatch.setenv("VERIFY_FORKSERVER", "off")
     if use_isolation("bwrap", cgroups=False).helper is None:
         pytest.skip("built ahead only with verify-init")
     warm.dispose_all()

@@ -1,0 +1,309 @@
+"""A fork server per per-step program: the sandbox is built once, each step is a fresh process.
+
+A per-step maze solver is started once per move (one request, one answer, exit). Under
+bubblewrap most of such a run is bwrap building namespaces and mounts; here that is
+done once per program and folder: a long-lived sandbox whose PID 1 is
+`verify-forkserver hold` (forkserver.c), which runs nothing and only reaps. Each step
+is `verify-forkserver step`, started by verify on the host like any run, which joins
+that sandbox's namespaces, makes its own mount and IPC namespaces with fresh tmpfs on
+/tmp, /dev/shm and the entry's folder (a copy of the pristine one), and forks
+verify-init into it with the options of a run of its own: the step's own cgroup and
+fresh uid, the same rlimits, Landlock rules and seccomp filter, the same report. The
+step is then driven and classified by process.drive, as any run. Nothing a step wrote,
+started or left behind reaches the next one (docs/runner.md, "Fork server").
+
+Used for `run_prepared(..., ahead=True)` (what the grading core's per-step asker asks
+for) only under bubblewrap with verify-init, as root (each step gets its own uid; the
+pristine folder stays out of its reach), when the entry's folder fits in the sandbox's
+tmpfs; elsewhere those runs go the usual way. VERIFY_FORKSERVER=off turns it off.
+Idle servers wait in a small pool (at most MAX_IDLE, each used by one step at a time)
+and are removed when verify exits; a server whose program folder changed is dropped.
+"""
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import secrets
+import select
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from pathlib import Path
+
+from verify.runner import reaper, warm
+from verify.runner.build import Prepared
+from verify.runner.cgroup import create_run_cgroup
+from verify.runner.isolation import Isolation
+from verify.runner.languages import find_program
+from verify.runner.limits import Limits
+from verify.runner.paths import cache_root
+from verify.runner.process import RunResult, StdoutConsumer, drive
+from verify.runner.sandbox import TMPFS_SIZE, UID_RANGE, Sandbox, _under, is_system_path, running_as_root
+
+SOURCE = Path(__file__).with_name("forkserver.c")
+MAX_IDLE = 4
+READY_TIMEOUT = 10.0
+
+Key = tuple[Hashable, ...]
+
+_binaries: dict[tuple[str | None, ...], str] = {}
+_lock = threading.Lock()
+_idle: OrderedDict[Key, list[ForkServer]] = OrderedDict()
+
+
+def enabled() -> bool:
+    return os.environ.get("VERIFY_FORKSERVER", "").strip().lower() not in ("off", "0", "no", "none")
+
+
+def possible(isolation: Isolation) -> bool:
+    """Under bubblewrap with verify-init, as root (own uid per step), unless turned off."""
+    return bool(isolation.bwrap and isolation.helper and isolation.own_uid and running_as_root()
+                and enabled() and binary() is not None)
+
+
+def binary() -> str | None:
+    """verify-forkserver's path, compiled once into the cache (None without a C compiler)."""
+    environ = os.environ
+    where = (environ.get("VERIFY_CACHE"), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+    known = _binaries.get(where)
+    if known is None or (known and not os.path.exists(known)):
+        known = _binaries[where] = _build() or ""
+    return known or None
+
+
+def _build() -> str | None:
+    source = SOURCE.read_bytes()
+    folder = cache_root() / "forkserver" / hashlib.sha256(source).hexdigest()[:16]
+    built = folder / "verify-forkserver"
+    if built.exists():
+        return str(built)
+    compiler = find_program(["cc", "gcc", "clang"])
+    if compiler is None:
+        return None
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
+    try:
+        made = subprocess.run([compiler, "-O2", "-o", str(staging / "verify-forkserver"), str(SOURCE)],
+                              stdin=subprocess.DEVNULL, capture_output=True)
+        if made.returncode != 0:
+            return None
+        os.chmod(staging, 0o755)
+        try:
+            os.rename(staging, folder)
+        except OSError:
+            if not built.exists():
+                return None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for parent in (folder, folder.parent, folder.parent.parent):
+        os.chmod(parent, 0o755)
+    return str(built)
+
+
+class ServerUnavailable(Exception):
+    """This program cannot get a fork server (its folder is too big for the tmpfs, or
+    the sandbox did not come up): its runs go the usual way."""
+
+
+class ForkServer:
+    """A long-lived sandbox for one program's folder; `step` runs one fresh process in it."""
+
+    def __init__(self, prepared: Prepared, isolation: Isolation, server: str) -> None:
+        self.isolation = isolation
+        self.server = server
+        self.workdir = prepared.program.folder
+        self.signature = warm.folder_signature(self.workdir)
+        helper = isolation.helper
+        assert helper is not None
+        readonly = [*prepared.readonly, Path(server).parent]
+        # the read-only mounts each step's fresh /tmp and /dev/shm would hide: mounted again
+        self.keep = [str(path) for path in (*readonly, Path(helper).parent)
+                     if path.exists() and not is_system_path(path)
+                     and any(_under(path, folder) for folder in ("/tmp", "/dev/shm"))]
+        sandbox = Sandbox(self.workdir, readonly=readonly, isolation=isolation)
+        self._sandbox = sandbox.__enter__()
+        self._pidfd: int | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        try:
+            if sandbox.temp is not None:
+                raise ServerUnavailable("the folder is too big for the sandbox's tmpfs")
+            argv = [*sandbox.bwrap_argv(helper), server, "hold"]
+            self._process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                             stderr=subprocess.DEVNULL, cwd=str(self.workdir),
+                                             env=sandbox.environment(), start_new_session=True,
+                                             close_fds=True, pass_fds=sandbox.pass_fds)
+            sandbox.spawned()
+            stdout = self._process.stdout
+            assert stdout is not None
+            ready, _, _ = select.select([stdout], [], [], READY_TIMEOUT)
+            if not ready or os.read(stdout.fileno(), 1) != b"r":
+                raise ServerUnavailable("the fork server did not start")
+            init = sandbox.namespace_init()
+            if init is None:
+                raise ServerUnavailable("bubblewrap did not say which process is the sandbox's init")
+            self._pidfd = os.pidfd_open(init)
+        except BaseException:
+            self.close()
+            raise
+
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None and self._pidfd is not None
+
+    def step(self, prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
+             on_stdout: StdoutConsumer | None) -> RunResult:
+        """One run of `prepared` in a fresh process and writable area of this sandbox."""
+        assert self._pidfd is not None
+        with StepSandbox(self.workdir, isolation=self.isolation, server=self.server,
+                         sandbox_pidfd=os.dup(self._pidfd), keep=self.keep) as sandbox:
+            started = prepared.start(sandbox, args, limits)
+            return drive(started, sandbox, limits, stdin=stdin, on_stdout=on_stdout)
+
+    def close(self) -> None:
+        """Kill the sandbox (its PID 1, hence everything in it) and remove what it held."""
+        self._sandbox.kill_leftovers()
+        if self._process is not None:
+            try:
+                os.killpg(self._process.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self._process.wait()
+            if self._process.stdout is not None:
+                self._process.stdout.close()
+            self._process = None
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+        self._sandbox.cleanup()
+
+
+class StepSandbox(Sandbox):
+    """A step's side of the sandbox: its own uid, report pipe, cgroup and seccomp
+    descriptor, and a command line entering the fork server's sandbox instead of bwrap."""
+
+    def __init__(self, workdir: Path, *, isolation: Isolation, server: str, sandbox_pidfd: int,
+                 keep: Sequence[str]) -> None:
+        super().__init__(workdir, isolation=isolation)
+        self.server = server
+        self.keep = list(keep)
+        self.sandbox_pidfd: int | None = sandbox_pidfd
+
+    def __enter__(self) -> StepSandbox:
+        isolation = self.isolation
+        self.uid = secrets.randbelow(UID_RANGE[1] - UID_RANGE[0]) + UID_RANGE[0]
+        self.visible_workdir = self.workdir
+        self._token = reaper.track(self.abort)
+        try:
+            self.report_fd, self._report_write = os.pipe()
+            if isolation.seccomp is not None:
+                self._seccomp_fd = os.open(isolation.seccomp, os.O_RDONLY | os.O_CLOEXEC)
+        except BaseException:
+            self.cleanup()
+            raise
+        return self
+
+    def wrap(self, argv: Sequence[str], limits: Limits, memory_kind: str = "data", memory_extra: int = 0,
+             processes: int | None = None) -> list[str]:
+        isolation = self.isolation
+        helper = isolation.helper
+        assert helper is not None and self.sandbox_pidfd is not None
+        processes = limits.processes if processes is None else processes
+        self.cgroup = (create_run_cgroup(isolation.cgroups, limits.memory, processes + 1)
+                       if isolation.cgroups is not None else None)
+        options = self._helper_options(limits, memory_kind, memory_extra, processes)
+        if self._seccomp_fd is not None:
+            options += ["--seccomp", str(self._seccomp_fd)]     # (bubblewrap's part in a run of its own)
+        return [self.server, "step", str(self.sandbox_pidfd), str(self.workdir), str(TMPFS_SIZE),
+                str(len(self.keep)), *self.keep, helper, *options, "--", *argv]
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        return (*super().pass_fds, *((self.sandbox_pidfd,) if self.sandbox_pidfd is not None else ()))
+
+    def spawned(self) -> None:
+        super().spawned()                  # (closes every passed descriptor, the pidfd's copy too)
+        self.sandbox_pidfd = None
+
+    def cleanup(self) -> None:
+        if self.sandbox_pidfd is not None:
+            os.close(self.sandbox_pidfd)
+            self.sandbox_pidfd = None
+        super().cleanup()
+
+
+def _key(prepared: Prepared, isolation: Isolation) -> Key:
+    return (str(prepared.program.folder), tuple(map(str, prepared.readonly)), isolation)
+
+
+def _take(key: Key, signature: warm.Signature) -> ForkServer | None:
+    with _lock:
+        waiting = _idle.get(key)
+        found = waiting.pop() if waiting else None
+        if waiting == []:
+            del _idle[key]
+    if found is not None and (not found.alive() or found.signature != signature):
+        found.close()
+        return None
+    return found
+
+
+def _give_back(key: Key, server: ForkServer) -> None:
+    dropped = []
+    with _lock:
+        _idle.setdefault(key, []).append(server)
+        _idle.move_to_end(key)
+        while sum(len(v) for v in _idle.values()) > MAX_IDLE:
+            oldest_key, oldest = next(iter(_idle.items()))
+            dropped.append(oldest.pop(0))
+            if not oldest:
+                del _idle[oldest_key]
+    for old in dropped:
+        old.close()
+
+
+def run(prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
+        on_stdout: StdoutConsumer | None, isolation: Isolation) -> RunResult | None:
+    """Run `prepared` as one step of a fork server (an idle one of this program, else a
+    new one); None when it cannot have one (then run it the usual way).
+    `possible(isolation)` must hold."""
+    server_binary = binary()
+    if server_binary is None:
+        return None
+    key = _key(prepared, isolation)
+    server = _take(key, warm.folder_signature(prepared.program.folder))
+    if server is None:
+        try:
+            server = ForkServer(prepared, isolation, server_binary)
+        except (ServerUnavailable, OSError):
+            return None
+    try:
+        result = server.step(prepared, args=args, limits=limits, stdin=stdin, on_stdout=on_stdout)
+    except BaseException:
+        server.close()
+        raise
+    if server.alive():
+        _give_back(key, server)
+    else:
+        server.close()
+    return result
+
+
+def idle() -> int:
+    """How many fork servers wait now."""
+    with _lock:
+        return sum(len(v) for v in _idle.values())
+
+
+def close_all() -> None:
+    """Remove every idle fork server."""
+    with _lock:
+        everything = [server for waiting in _idle.values() for server in waiting]
+        _idle.clear()
+    for server in everything:
+        server.close()
+
+
+atexit.register(close_all)

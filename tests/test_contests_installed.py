@@ -52,7 +52,7 @@ def test_a_settled_path_is_remembered_and_not_scanned_again(site, tmp_path, monk
     _install(site, "echo", "verify_echo:CHALLENGE")
     _settle(site)
     assert installed.entry_points() == [("echo", "verify_echo:CHALLENGE")]
-    [kept] = json.loads((tmp_path / "cache" / installed.CACHE_NAME).read_text())
+    kept = json.loads((tmp_path / "cache" / installed.CACHE_NAME).read_text())
     assert kept["contests"] == [["echo", "verify_echo:CHALLENGE"]]
     _no_scan(monkeypatch)
     assert installed.entry_points() == [("echo", "verify_echo:CHALLENGE")]
@@ -80,10 +80,10 @@ def test_a_damaged_cache_is_scanned_over(site, tmp_path):
     _settle(site)
     cache = tmp_path / "cache" / installed.CACHE_NAME
     cache.parent.mkdir()
-    for damage in ("{", "{}", "[1]", json.dumps([{"state": installed.path_state(), "contests": [["a", "b", "c"]]}])):
+    for damage in ("{", "[]", json.dumps({"state": installed.path_state(), "contests": [["a", "b", "c"]]})):
         cache.write_text(damage)
         assert installed.entry_points() == [("echo", "verify_echo:CHALLENGE")]
-        assert json.loads(cache.read_text())[0]["contests"] == [["echo", "verify_echo:CHALLENGE"]]
+        assert json.loads(cache.read_text())["contests"] == [["echo", "verify_echo:CHALLENGE"]]
 
 
 def test_a_cache_that_cannot_be_written_only_costs_time(site, tmp_path, monkeypatch):
@@ -114,28 +114,3 @@ def test_a_remembered_contest_loads_through_its_entry_point(site):
         assert installed.loader("echoed", "verify_echo_here:DESERT")() is desert.CHALLENGE
     finally:
         sys.modules.pop("verify_echo_here", None)
-
-
-def test_the_answers_of_other_import_paths_are_kept_beside_this_one(site, tmp_path, monkeypatch):
-    other = tmp_path / "other"
-    other.mkdir()
-    _install(other, "echo", "verify_echo:CHALLENGE")
-    _settle(site, other)
-    assert installed.entry_points() == []
-    monkeypatch.setattr(sys, "path", [str(other)])
-    importlib.metadata.FastPath.__new__.cache_clear()
-    assert installed.entry_points() == [("echo", "verify_echo:CHALLENGE")]
-    _no_scan(monkeypatch)
-    assert installed.entry_points() == [("echo", "verify_echo:CHALLENGE")]
-    monkeypatch.setattr(sys, "path", [str(site)])
-    assert installed.entry_points() == []
-
-
-def test_only_the_latest_answers_are_kept(site, tmp_path, monkeypatch):
-    _settle(site)
-    for index in range(installed.KEPT_STATES + 1):
-        monkeypatch.setattr(sys, "path", [str(site), f"/nonexistent/{index}"])
-        installed.entry_points()
-    kept = json.loads((tmp_path / "cache" / installed.CACHE_NAME).read_text())
-    assert [item["state"][1][0] for item in kept] == [f"/nonexistent/{index}"
-                                                      for index in reversed(range(1, installed.KEPT_STATES + 1))]

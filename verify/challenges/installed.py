@@ -5,8 +5,7 @@ package to do it): a tenth of what a one-case ``verify check`` costs. The answer
 depends only on what is installed, so it is kept in ``<cache>/installed-contests.json``
 under the state of the import path: each ``sys.path`` entry with its modification
 time, which changes whenever a distribution is installed or removed in that folder
-(the test importlib.metadata's own lookup cache uses). The last ``KEPT_STATES`` states
-are kept (``python -c`` has the current folder on its path, the ``verify`` script not). A state younger than
+(the test importlib.metadata's own lookup cache uses). A state younger than
 ``SETTLE_SECONDS`` is not remembered (a folder changed in the same clock tick as the
 scan would keep its time: git's "racily clean" case). A cache that cannot be read or
 written is only a slower start.
@@ -28,13 +27,12 @@ from typing import Any
 GROUP = "verify.challenges"
 CACHE_NAME = "installed-contests.json"
 SETTLE_SECONDS = 2.0
-KEPT_STATES = 8
 
 
 def path_state() -> list[list[Any]]:
     """Each ``sys.path`` entry with its modification time (None where there is nothing)."""
     state: list[list[Any]] = []
-    for entry in map(str, sys.path):        # (a Path put there by hand: JSON keeps text)
+    for entry in sys.path:
         try:
             state.append([entry, os.stat(entry or ".").st_mtime_ns])
         except (OSError, ValueError):
@@ -47,36 +45,26 @@ def _cache_file() -> Path:
     return cache_root() / CACHE_NAME
 
 
-def _kept() -> list[dict[str, Any]]:
-    """The remembered answers, the latest first ([] when there is no readable cache)."""
+def _remembered(state: list[list[Any]]) -> list[tuple[str, str]] | None:
     try:
         kept = json.loads(_cache_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    return [item for item in kept if isinstance(item, dict)] if isinstance(kept, list) else []
-
-
-def _remembered(state: list[list[Any]]) -> list[tuple[str, str]] | None:
-    for item in _kept():
-        if item.get("state") == state:
-            try:
-                return [(str(name), str(value)) for name, value in item["contests"]]
-            except (KeyError, TypeError, ValueError):
-                return None
-    return None
+        if kept["state"] != state:
+            return None
+        return [(str(name), str(value)) for name, value in kept["contests"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _remember(state: list[list[Any]], contests: list[tuple[str, str]]) -> None:
     newest = max((mtime for _, mtime in state if mtime is not None), default=0)
     if time.time_ns() - newest < SETTLE_SECONDS * 1e9:
         return
-    kept = [{"state": state, "contests": contests}, *(item for item in _kept() if item.get("state") != state)]
     path = _cache_file()
     temporary = path.with_name(f".{CACHE_NAME}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps(kept[:KEPT_STATES]), encoding="utf-8")
-        temporary.replace(path)         # atomic: a reader sees the old answers or the new ones
+        temporary.write_text(json.dumps({"state": state, "contests": contests}), encoding="utf-8")
+        temporary.replace(path)         # atomic: a reader sees the old answer or the new one
     except OSError:
         try:
             temporary.unlink()

@@ -42,6 +42,7 @@ def test_the_help_of_check_imports_no_contest():
 
 def test_the_contests_package_looks_up_installed_contests_only_when_asked():
     assert "importlib.metadata" not in _modules_after("import verify.challenges")
+    assert "importlib.metadata" in _modules_after("import verify.challenges as c; c.names()")
 
 
 def test_a_check_without_fuzz_imports_no_fuzzer():

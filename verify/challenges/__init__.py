@@ -22,12 +22,12 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from verify.challenges import installed
 from verify.challenges.contract import Contest
 from verify.errors import VerifyError
 
 __all__ = ["Contest", "add", "add_contest_path", "get", "names", "reset"]
 
+ENTRY_POINT_GROUP = "verify.challenges"
 PATH_VARIABLE = "VERIFY_CONTEST_PATH"
 _NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
@@ -93,8 +93,9 @@ def _discover() -> dict[str, Callable[[], Contest]]:
     for module in pkgutil.iter_modules(__path__):
         if module.ispkg:
             add_loader(module.name, "the built-in one", _builtin_loader(module.name))
-    for name, value in installed.entry_points():
-        add_loader(name, f"the installed {value!r}", installed.loader(name, value))
+    from importlib.metadata import entry_points   # (email, csv, zipfile...) only when contests are listed
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        add_loader(point.name, f"the installed {point.value!r}", point.load)
     variable = [Path(p) for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]
     for folder in _contest_folders([*_paths, *variable]):
         contest = _load_folder(folder)

@@ -4,6 +4,7 @@ of its own; nothing a hostile step does may reach the next step or the fork serv
 import functools
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,20 @@ def test_the_bundled_per_step_solver_plays_the_same_matches_with_and_without_the
     walked = [path for path in logs["on"] if str(path).endswith("--theseus.jsonl")]
     assert len(walked) == 4 and all(logs["on"][path].count(b"\n") > 5 for path in walked)
     assert logs["on"] == logs["off"]
+
+
+def test_a_server_outlives_the_thread_that_started_it(tmp_path, cgroup):
+    show = program(tmp_path, "echo hello\n")
+    worker = threading.Thread(target=step, args=(show,))
+    worker.start()
+    worker.join()
+    assert forkserver.idle() == 1
+    (server,) = [s for waiting in forkserver._idle.values() for s in waiting]
+    assert step(show).stdout == b"hello\n" and server.alive()
+    assert forkserver.idle() == 1
+
+
+def test_turned_off_it_starts_no_server(tmp_path, cgroup, monkeypatch):
+    monkeypatch.setenv("VERIFY_FORKSERVER", "off")
+    assert step(program(tmp_path, "echo hello\n")).stdout == b"hello\n"
+    assert forkserver.idle() == 0

@@ -23,8 +23,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +129,19 @@ static void copy_tree(int from, int to, int depth) {
     closedir(folder);
 }
 
+/* Keep only what bubblewrap leaves verify-init in a run of its own (--cap-drop ALL, then
+ * SETUID, SETGID and KILL), in the bounding set too. */
+static void drop_capabilities(void) {
+    const uint64_t kept = (1ULL << CAP_SETUID) | (1ULL << CAP_SETGID) | (1ULL << CAP_KILL);
+    for (int cap = 0; cap < 64; cap++) {
+        if (kept & (1ULL << cap)) continue;
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL) die("PR_CAPBSET_DROP");
+    }
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2] = {{(uint32_t)kept, (uint32_t)kept, 0}, {0, 0, 0}};
+    if (syscall(SYS_capset, &header, data) != 0) die("capset");
+}
+
 static void fresh_tmpfs(const char *where, const char *options) {
     if (mount("tmpfs", where, "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) die(where);
 }
@@ -189,6 +204,7 @@ static int step(int argc, char **argv) {
     if (child < 0) die("fork");
     if (child == 0) {
         setsid();                      /* as bubblewrap's --new-session */
+        drop_capabilities();
         execv(command[0], command);
         fprintf(stderr, "verify-forkserver: cannot run %s: %s\n", command[0], strerror(errno));
         _exit(127);

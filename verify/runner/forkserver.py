@@ -32,6 +32,7 @@ import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from verify.runner import reaper, warm
@@ -53,6 +54,7 @@ Key = tuple[Hashable, ...]
 _binaries: dict[tuple[str | None, ...], str] = {}
 _lock = threading.Lock()
 _idle: OrderedDict[Key, list[ForkServer]] = OrderedDict()
+_spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify-forkserver")
 
 
 def enabled() -> bool:
@@ -132,10 +134,12 @@ class ForkServer:
             if sandbox.temp is not None:
                 raise ServerUnavailable("the folder is too big for the sandbox's tmpfs")
             argv = [*sandbox.bwrap_argv(helper), server, "hold"]
-            self._process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                             stderr=subprocess.DEVNULL, cwd=str(self.workdir),
-                                             env=sandbox.environment(), start_new_session=True,
-                                             close_fds=True, pass_fds=sandbox.pass_fds)
+            # Started from one thread that lives as long as verify: bwrap --die-with-parent
+            # follows the thread that started it, and a server outlives the run that made it.
+            self._process = _spawner.submit(
+                subprocess.Popen, argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, cwd=str(self.workdir), env=sandbox.environment(),
+                start_new_session=True, close_fds=True, pass_fds=sandbox.pass_fds).result()
             sandbox.spawned()
             stdout = self._process.stdout
             assert stdout is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from verify.runner import warm
+from verify.runner import forkserver, warm
 from verify.runner.build import Prepared, Program, prepare
 from verify.runner.isolation import Isolation, current
 from verify.runner.limits import DEFAULT_LIMITS, Limits
@@ -37,8 +37,15 @@ def run_prepared(prepared: Prepared, *, stdin: bytes = b"", args: Sequence[str] 
     `on_stdout(chunk)` gets the output as it is read (returning True stops the program);
     without it the output is collected in the result. ahead=True: build the sandboxes of
     the next identical runs while this one runs, and take one built by a previous run
-    (warm.py; only under bubblewrap with verify-init and no cgroup per run, else ignored)."""
+    (warm.py; only under bubblewrap with verify-init and no cgroup per run, else ignored),
+    or, as root, run it as one step of a fork server (forkserver.py), which builds the
+    sandbox once for all the runs of that program."""
     chosen = isolation if isolation is not None else current()
+    if ahead and forkserver.possible(chosen):
+        stepped = forkserver.run(prepared, args=args, limits=limits, stdin=stdin, on_stdout=on_stdout,
+                                 isolation=chosen)
+        if stepped is not None:
+            return stepped
     if ahead and warm.possible(chosen):
         return warm.run(prepared, args=args, limits=limits, stdin=stdin, on_stdout=on_stdout, isolation=chosen)
     with prepared.sandbox(chosen) as sandbox:

@@ -59,7 +59,7 @@ def test_the_failure_class_comes_from_the_judges_wording():
     assert fuzzing.failure_kind(Verdict(Status.PRESENTATION, "line 2: expected 3 cells, got 2")) == \
         "presentation error: row length"
     assert fuzzing.failure_kind(Verdict(Status.RUNTIME_ERROR, "exit code 1")) == "runtime error"
-    assert fuzzing.kind_slug("wrong: number out of range") == "number-out-of-range"
+    assert fuzzing.ArrowsFuzzer(None).kind_slug("wrong: number out of range") == "number-out-of-range"
 
 
 def test_an_entry_that_assumes_1_top_left_is_shrunk_to_a_three_cell_board():

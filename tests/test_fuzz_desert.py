@@ -68,8 +68,8 @@ def test_the_failure_class_names_the_rule_broken():
     assert fuzzing.failure_kind(Verdict(Status.WRONG, "x", stats={"failure": "IllegalTurnError",
                                                                    "rule": "TileOverNine"})) == "wrong: TileOverNine"
     assert fuzzing.failure_kind(Verdict(Status.TIME_LIMIT, "slow")) == "time limit"
-    assert fuzzing.kind_slug("wrong: TileOverNine") == "tile-over-nine"
-    assert fuzzing.kind_slug("time limit") == "time-limit"
+    assert fuzzing.DesertFuzzer(None, None).kind_slug("wrong: TileOverNine") == "tile-over-nine"
+    assert fuzzing.DesertFuzzer(None, None).kind_slug("time limit") == "time-limit"
 
 
 def found(fixture: str, runs: int = 200):

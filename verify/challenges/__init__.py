@@ -93,7 +93,7 @@ def _discover() -> dict[str, Callable[[], Contest]]:
     for module in pkgutil.iter_modules(__path__):
         if module.ispkg:
             add_loader(module.name, "the built-in one", _builtin_loader(module.name))
-    from importlib.metadata import entry_points   # (email, csv, zipfile...) only when contests are listed
+    from importlib.metadata import entry_points  # (email, csv, zipfile...) only when contests are listed
     for point in entry_points(group=ENTRY_POINT_GROUP):
         add_loader(point.name, f"the installed {point.value!r}", point.load)
     variable = [Path(p) for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]

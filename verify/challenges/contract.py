@@ -14,8 +14,10 @@ with ``--contest-path`` (see docs/contests.md).
 from __future__ import annotations
 
 import enum
+import random
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,3 +178,65 @@ class Contest(ABC):
     def programs(self, options: Any) -> Iterator[Program]:
         """The programs an entry's contest table declares (built before anything runs)."""
         return iter(())
+
+    def fuzzer(self, options: Any, budget: FuzzBudget) -> Fuzzer | None:
+        """Generated inputs for an entry (``verify fuzz``, ``check --fuzz``); None: the contest has none."""
+        return None
+
+
+@dataclass(frozen=True)
+class FuzzBudget:
+    """How large generated inputs may be: ``--max-size`` and ``--step-timeout`` (None: the contest's own)."""
+
+    max_size: int | None = None
+    step_timeout: float | None = None
+
+
+class Fuzzer(ABC):
+    """A contest's generated inputs for one entry, and the steps that shrink one. Pure: it
+    never starts a process. An input is any hashable value; :meth:`work` turns it into
+    what the core grades: a case (graded as the entry's own cases are) or a task."""
+
+    budget: str = ""      # what is generated, one line for the report
+    subject: str = ""     # the entry's programs fuzzed, when it has several ("architect and solver")
+
+    @abstractmethod
+    def generate(self, rng: random.Random) -> Hashable:
+        """One input, from a generator seeded for it alone."""
+
+    @abstractmethod
+    def shrink_steps(self, value: Any) -> Iterable[Hashable]:
+        """Inputs one step smaller than ``value``, the most promising first."""
+
+    @abstractmethod
+    def work(self, value: Any, name: str) -> TestCase | Task:
+        """What the core runs and judges for ``value``, named ``name``."""
+
+    def judge(self, case: TestCase) -> StreamJudge | None:
+        """A judge for a generated case that also names the failure class (None: the contest's own)."""
+        return None
+
+    @abstractmethod
+    def failure_kind(self, verdict: Verdict) -> str:
+        """The class a failure belongs to; a shrink keeps only variants that fail in the same class."""
+
+    def kind_slug(self, kind: str) -> str:
+        """A file name for a failure class: ``wrong answer: TileOverNine`` -> ``tile-over-nine``."""
+        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", kind.rpartition(": ")[2] or kind)
+        return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
+
+    @abstractmethod
+    def show(self, value: Any) -> str:
+        """``value`` for people."""
+
+    def file_text(self, value: Any) -> str:
+        """``value`` as a test case file (by default as shown)."""
+        return self.show(value)
+
+    @abstractmethod
+    def parse(self, data: bytes, source: str) -> Hashable:
+        """An input read back from a saved file; an InputError naming ``source`` when malformed."""
+
+    @abstractmethod
+    def size(self, value: Any) -> dict[str, int]:
+        """How big ``value`` is, for reports and tests."""

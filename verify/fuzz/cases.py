@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from verify.challenges.contract import Task, TestCase
 from verify.entries import Entry
-from verify.errors import VerifyError
 from verify.fuzz.driver import input_rng
-from verify.fuzz.target import fuzzing_module
+from verify.fuzz.target import contest_fuzzer
 
 
 def fuzz_name(seed: int, index: int) -> str:
@@ -19,25 +18,16 @@ def fuzz_name(seed: int, index: int) -> str:
 
 def fuzz_cases(entry: Entry, count: int, seed: int = 0) -> list[TestCase]:
     """``count`` generated cases for a code-golf entry (none when ``count`` is 0)."""
-    if count <= 0:
-        return []
-    rules = fuzzing_module(entry.challenge.name)
-    budget = rules.for_size(None)
-    return [rules.to_case(rules.random_input(input_rng(seed, index), budget), fuzz_name(seed, index))
-            for index in range(count)]
+    return [work for work in _generated(entry, count, seed) if isinstance(work, TestCase)]
 
 
 def fuzz_tasks(entry: Entry, count: int, seed: int = 0) -> list[Task]:
     """``count`` generated tasks for an entry with roles (the maze's architect and solver)."""
+    return [work for work in _generated(entry, count, seed) if not isinstance(work, TestCase)]
+
+
+def _generated(entry: Entry, count: int, seed: int) -> list[TestCase | Task]:
     if count <= 0:
         return []
-    if entry.challenge.name != "maze":
-        raise VerifyError(f"no fuzzing for {entry.challenge.name} entries (built in: desert, arrows, maze)")
-    from dataclasses import replace
-    rules = fuzzing_module("maze")
-    settings = rules.MazeFuzzSettings()
-    tasks: list[Task] = []
-    for index in range(count):
-        value = rules.random_input(input_rng(seed, index), settings, entry.options)
-        tasks.append(replace(rules.task_for(value, entry.options, settings), name=fuzz_name(seed, index)))
-    return tasks
+    fuzzer = contest_fuzzer(entry)
+    return [fuzzer.work(fuzzer.generate(input_rng(seed, index)), fuzz_name(seed, index)) for index in range(count)]

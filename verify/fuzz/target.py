@@ -7,14 +7,13 @@ in ``verify/challenges/<name>/fuzzing.py``; this module joins them to an entry.
 """
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Hashable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from verify.challenges.contract import BatchTask, InteractiveTask
+from verify.challenges.contract import FuzzBudget, Fuzzer, InteractiveTask, TestCase
 from verify.entries import Entry
 from verify.errors import VerifyError
 from verify.grading import Runner, grade_batch, grade_interactive
@@ -41,135 +40,74 @@ class Target(Protocol):
     def parse(self, data: bytes, source: str) -> Hashable: ...
 
 
-def fuzzing_module(contest: str) -> Any:
-    """``verify.challenges.<contest>.fuzzing``, or a VerifyError when the contest has none."""
-    try:
-        return importlib.import_module(f"verify.challenges.{contest}.fuzzing")
-    except ModuleNotFoundError:
-        raise VerifyError(f"no fuzzing for {contest} entries (built in: desert, arrows, maze)") from None
+def contest_fuzzer(entry: Entry, budget: FuzzBudget | None = None) -> Fuzzer:
+    """The entry's contest's generated inputs (within ``budget``, by default the contest's own),
+    or a VerifyError when the contest has none."""
+    fuzzer = entry.challenge.fuzzer(entry.options, budget or FuzzBudget())
+    if fuzzer is None:
+        raise VerifyError(f"{entry.challenge.name} generates no inputs: its entries cannot be fuzzed")
+    return fuzzer
 
 
-class CaseTarget:
-    """A code-golf entry: its program on generated cases, judged by the contest
-    (or by the fuzzing module's judge, which names the failure class more precisely)."""
+class EntryTarget:
+    """An entry on its contest's generated inputs, graded by the core: a generated case as
+    the entry's own cases are (judged by the fuzzer's judge when it has one, which names the
+    failure class more precisely), a generated task as it is."""
 
-    def __init__(self, entry: Entry, runner: Runner, limits: Limits, max_size: int | None):
-        self.entry, self.runner, self.limits = entry, runner, limits
-        self.rules = fuzzing_module(entry.challenge.name)
-        self.budget_limits = self.rules.for_size(max_size)
-        self.label = entry.label
-        self.budget = self.budget_limits.describe()
-
-    def programs(self) -> list[Program]:
-        return [self.entry.program] if self.entry.program is not None else []
-
-    def generate(self, rng: random.Random) -> Hashable:
-        value: Hashable = self.rules.random_input(rng, self.budget_limits)
-        return value
-
-    def steps(self, value: Any) -> Iterable[Hashable]:
-        steps: Iterable[Hashable] = self.rules.shrink_steps(value)
-        return steps
-
-    def run(self, value: Any) -> Verdict:
-        case = self.rules.to_case(value, "fuzz")
-        task = case_task(self.entry, case)
-        if isinstance(task, Verdict):
-            return task
-        judge = getattr(self.rules, "judge", None)
-        if judge is not None:
-            options = self.entry.options
-            task = replace(task, judge=lambda: judge(options, case))
-        return grade_batch(self.runner, task, self.limits, self.entry.label).verdict
-
-    def kind(self, verdict: Verdict) -> str:
-        kind: str = self.rules.failure_kind(verdict)
-        return kind
-
-    def slug(self, kind: str) -> str:
-        slug: str = self.rules.kind_slug(kind)
-        return slug
-
-    def show(self, value: Any) -> str:
-        text: str = self.rules.show(value)
-        return text
-
-    def size(self, value: Any) -> dict[str, int]:
-        measure: dict[str, int] = self.rules.size(value)
-        return measure
-
-    def file_text(self, value: Any) -> str:
-        return self.show(value)
-
-    def parse(self, data: bytes, source: str) -> Hashable:
-        value: Hashable = self.rules.parse(data, source)
-        return value
-
-
-class MazeTarget:
-    """A maze entry: its architect asked for mazes of the contest's sizes, its solver walking
-    mazes of several generator families; with both roles, each input is for one of them."""
-
-    def __init__(self, entry: Entry, runner: Runner, max_size: int | None, step_timeout: float | None):
-        self.entry, self.runner = entry, runner
-        self.rules = fuzzing_module("maze")
-        self.roles = entry.options
-        self.settings = self.rules.MazeFuzzSettings.for_size(max_size, step_timeout)
-        names = [role for role in ("architect", "solver") if getattr(self.roles, role) is not None]
-        self.label = f"{entry.label} ({' and '.join(names)})"
-        self.budget = self.settings.describe(names)
+    def __init__(self, entry: Entry, runner: Runner, limits: Limits, fuzzer: Fuzzer):
+        self.entry, self.runner, self.limits, self.fuzzer = entry, runner, limits, fuzzer
+        self.label = f"{entry.label} ({fuzzer.subject})" if fuzzer.subject else entry.label
+        self.budget = fuzzer.budget
 
     def programs(self) -> list[Program]:
-        return [p for p in (self.roles.architect, self.roles.solver) if p is not None]
+        if self.entry.program is not None:
+            return [self.entry.program]
+        return list(self.entry.challenge.programs(self.entry.options))
 
     def generate(self, rng: random.Random) -> Hashable:
-        value: Hashable = self.rules.random_input(rng, self.settings, self.roles)
-        return value
+        return self.fuzzer.generate(rng)
 
     def steps(self, value: Any) -> Iterable[Hashable]:
-        steps: Iterable[Hashable] = self.rules.shrink_steps(value, self.settings)
-        return steps
+        return self.fuzzer.shrink_steps(value)
 
     def run(self, value: Any) -> Verdict:
-        task = self.rules.task_for(value, self.roles, self.settings)
-        if isinstance(task, BatchTask):
-            return grade_batch(self.runner, task, Limits(), self.entry.label).verdict
-        assert isinstance(task, InteractiveTask)
-        return grade_interactive(self.runner, task, self.entry.label).verdict
+        work = self.fuzzer.work(value, "fuzz")
+        if isinstance(work, InteractiveTask):
+            return grade_interactive(self.runner, work, self.entry.label).verdict
+        if isinstance(work, TestCase):
+            task = case_task(self.entry, work)
+            if isinstance(task, Verdict):
+                return task
+            case, fuzzer = work, self.fuzzer
+            if fuzzer.judge(case) is not None:
+                task = replace(task, judge=lambda: fuzzer.judge(case) or self.entry.challenge.judge(
+                    self.entry.options, case))
+            work = task
+        return grade_batch(self.runner, work, self.limits, self.entry.label).verdict
 
     def kind(self, verdict: Verdict) -> str:
-        kind: str = self.rules.failure_kind(verdict)
-        return kind
+        return self.fuzzer.failure_kind(verdict)
 
     def slug(self, kind: str) -> str:
-        slug: str = self.rules.kind_slug(kind)
-        return slug
+        return self.fuzzer.kind_slug(kind)
 
     def show(self, value: Any) -> str:
-        text: str = self.rules.show(value)
-        return text
+        return self.fuzzer.show(value)
 
     def size(self, value: Any) -> dict[str, int]:
-        measure: dict[str, int] = self.rules.size(value)
-        return measure
+        return self.fuzzer.size(value)
 
     def file_text(self, value: Any) -> str:
-        text: str = self.rules.file_text(value)
-        return text
+        return self.fuzzer.file_text(value)
 
     def parse(self, data: bytes, source: str) -> Hashable:
-        value: Hashable = self.rules.parse(data, source, self.roles)
-        return value
+        return self.fuzzer.parse(data, source)
 
 
 def target_for(entry: Entry, runner: Runner, limits: Limits, max_size: int | None = None,
                step_timeout: float | None = None) -> Target:
-    """The target of an entry: its program on cases, or its maze roles."""
-    if entry.program is not None:
-        return CaseTarget(entry, runner, limits, max_size)
-    if entry.challenge.name == "maze":
-        return MazeTarget(entry, runner, max_size, step_timeout)
-    raise VerifyError(f"no fuzzing for {entry.challenge.name} entries (built in: desert, arrows, maze)")
+    """The entry on its contest's generated inputs (of at most ``max_size``)."""
+    return EntryTarget(entry, runner, limits, contest_fuzzer(entry, FuzzBudget(max_size, step_timeout)))
 
 
 def save_case(target: Target, value: Any, kind: str, folder: Path) -> Path:

@@ -13,7 +13,7 @@ from typing import Any
 
 from verify.challenges.arrows.judge import ArrowsJudge
 from verify.challenges.arrows.model import MAX_PUZZLE_BYTES, NOTATIONS, Puzzle, parse_text
-from verify.challenges.contract import Contest, Scoring, TestCase
+from verify.challenges.contract import Contest, FuzzBudget, Fuzzer, Scoring, TestCase
 from verify.errors import EntryError, InputError, quoted
 from verify.files import read_input
 
@@ -66,6 +66,10 @@ class ArrowsChallenge(Contest):
 
     def judge(self, options: ArrowsOptions, case: TestCase) -> ArrowsJudge:
         return ArrowsJudge(self._puzzle(case), options.arrows)
+
+    def fuzzer(self, options: ArrowsOptions, budget: FuzzBudget) -> Fuzzer:
+        from verify.challenges.arrows.fuzzing import ArrowsFuzzer  # the generator's modules only when fuzzing
+        return ArrowsFuzzer(budget.max_size)
 
     @staticmethod
     def _puzzle(case: TestCase) -> Puzzle:

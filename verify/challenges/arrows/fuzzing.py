@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from verify.challenges.arrows.generator import generate
 from verify.challenges.arrows.model import Puzzle, parse_text
 from verify.challenges.arrows.solver import SearchBudgetExceeded, solutions
-from verify.challenges.contract import TestCase
+from verify.challenges.contract import Fuzzer, TestCase
 from verify.verdict import Status, Verdict
 
 SHAPES = ("square", "wide", "tall", "two-rows", "two-columns", "line")
@@ -141,6 +141,30 @@ def failure_kind(verdict: Verdict) -> str:
     return str(verdict.status)
 
 
-def kind_slug(kind: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", (kind.rpartition(": ")[2] or kind).lower()).strip("-")
+class ArrowsFuzzer(Fuzzer):
+    """Unique arrow puzzles for one entry (its arrow language: the contest translates each case)."""
 
+    def __init__(self, max_size: int | None):
+        self.limits = for_size(max_size)
+        self.budget = self.limits.describe()
+
+    def generate(self, rng: random.Random) -> Puzzle:
+        return random_input(rng, self.limits)
+
+    def shrink_steps(self, value: Puzzle) -> Iterator[Puzzle]:
+        return shrink_steps(value)
+
+    def work(self, value: Puzzle, name: str) -> TestCase:
+        return to_case(value, name)
+
+    def failure_kind(self, verdict: Verdict) -> str:
+        return failure_kind(verdict)
+
+    def show(self, value: Puzzle) -> str:
+        return show(value)
+
+    def parse(self, data: bytes, source: str) -> Puzzle:
+        return parse(data, source)
+
+    def size(self, value: Puzzle) -> dict[str, int]:
+        return size(value)

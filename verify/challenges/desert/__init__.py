@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from verify.challenges.contract import Contest, Scoring, TestCase
+from verify.challenges.contract import Contest, FuzzBudget, Fuzzer, Scoring, TestCase
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import MAX_MAP_BYTES, DesertMap
 from verify.challenges.desert.nontrivial import MAX_VIOLATIONS, violations
@@ -118,6 +118,10 @@ class DesertChallenge(Contest):
                 more = f" (and more than {len(trivial) - 1} more)"
             problem = f"the demo map is trivial: {trivial[0]}{more}"
         return DesertJudge(desert, options.notation, options.order, options.deaths, problem=problem)
+
+    def fuzzer(self, options: DesertOptions, budget: FuzzBudget) -> Fuzzer:
+        from verify.challenges.desert.fuzzing import DesertFuzzer  # the generators only when fuzzing
+        return DesertFuzzer(options, budget.max_size)
 
 
 CHALLENGE = DesertChallenge()

@@ -14,12 +14,11 @@ kind of presentation error, or how the run ended (time limit, crash).
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from verify.challenges.contract import TestCase
+from verify.challenges.contract import Fuzzer, TestCase
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import DesertMap, Square
 from verify.challenges.desert.transcript import IllegalTurnError, TranscriptError
@@ -255,7 +254,33 @@ def failure_kind(verdict: Verdict) -> str:
     return str(verdict.status)
 
 
-def kind_slug(kind: str) -> str:
-    """A file name for a failure class: ``TileOverNine`` -> ``tile-over-nine``."""
-    words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", kind.rpartition(": ")[2] or kind)
-    return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
+class DesertFuzzer(Fuzzer):
+    """Desert maps for one entry (its notation, order and death rule), judged by the rule-naming judge."""
+
+    def __init__(self, options: Any, max_size: int | None):
+        self.options, self.limits = options, for_size(max_size)
+        self.budget = self.limits.describe()
+
+    def generate(self, rng: random.Random) -> DesertMap:
+        return random_input(rng, self.limits)
+
+    def shrink_steps(self, value: DesertMap) -> Iterator[DesertMap]:
+        return shrink_steps(value)
+
+    def work(self, value: DesertMap, name: str) -> TestCase:
+        return to_case(value, name)
+
+    def judge(self, case: TestCase) -> DesertJudge:
+        return judge(self.options, case)
+
+    def failure_kind(self, verdict: Verdict) -> str:
+        return failure_kind(verdict)
+
+    def show(self, value: DesertMap) -> str:
+        return show(value)
+
+    def parse(self, data: bytes, source: str) -> DesertMap:
+        return parse(data, source)
+
+    def size(self, value: DesertMap) -> dict[str, int]:
+        return size(value)

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from verify.challenges.contract import Contest, Scoring, Task
+from verify.challenges.contract import Contest, FuzzBudget, Fuzzer, Scoring, Task
 from verify.challenges.maze.check import entry_tasks
 from verify.challenges.maze.roles import MazeRoles, parse_roles
 from verify.runner import Program
@@ -37,6 +37,10 @@ class MazeChallenge(Contest):
 
     def programs(self, options: MazeRoles) -> Iterator[Program]:
         return iter([p for p in (options.architect, options.solver) if p is not None])
+
+    def fuzzer(self, options: MazeRoles, budget: FuzzBudget) -> Fuzzer:
+        from verify.challenges.maze.fuzzing import MazeFuzzer  # the generators only when fuzzing
+        return MazeFuzzer(options, budget.max_size, budget.step_timeout)
 
 
 CHALLENGE = MazeChallenge()

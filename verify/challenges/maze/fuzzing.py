@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from verify.challenges.contract import Ask, BatchTask, InteractiveTask, Task
+from verify.challenges.contract import Ask, BatchTask, Fuzzer, InteractiveTask, Task
 from verify.challenges.maze.generate import FAMILIES, family_walls, longest_path_ends
 from verify.challenges.maze.match import Match
 from verify.challenges.maze.model import (
@@ -241,10 +241,6 @@ def failure_kind(verdict: Verdict) -> str:
     return str(verdict.status)
 
 
-def kind_slug(kind: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", (kind.rpartition(": ")[2] or kind).lower()).strip("-")
-
-
 def show(value: SolverInput | ArchitectInput) -> str:
     if isinstance(value, ArchitectInput):
         return f"architect asked for size {value.size}, seed {value.seed}"
@@ -273,3 +269,39 @@ def parse(data: bytes, source: str, roles: MazeRoles) -> SolverInput | Architect
         return SolverInput(parse_maze(data, ANY_SIZE))
     except MazeFormatError as error:
         raise InputError(f"{source}: {error}") from None
+
+
+class MazeFuzzer(Fuzzer):
+    """Mazes for an entry's solver and sizes and seeds for its architect (each input is for one of them)."""
+
+    def __init__(self, roles: MazeRoles, max_size: int | None, step_timeout: float | None):
+        self.roles = roles
+        self.settings = MazeFuzzSettings.for_size(max_size, step_timeout)
+        names = [name for name, program in (("architect", roles.architect), ("solver", roles.solver))
+                 if program is not None]
+        self.subject = " and ".join(names)
+        self.budget = self.settings.describe(names)
+
+    def generate(self, rng: random.Random) -> SolverInput | ArchitectInput:
+        return random_input(rng, self.settings, self.roles)
+
+    def shrink_steps(self, value: SolverInput | ArchitectInput) -> Iterator[Any]:
+        return shrink_steps(value, self.settings)
+
+    def work(self, value: SolverInput | ArchitectInput, name: str) -> Task:
+        return replace(task_for(value, self.roles, self.settings), name=name)
+
+    def failure_kind(self, verdict: Verdict) -> str:
+        return failure_kind(verdict)
+
+    def show(self, value: SolverInput | ArchitectInput) -> str:
+        return show(value)
+
+    def file_text(self, value: SolverInput | ArchitectInput) -> str:
+        return file_text(value)
+
+    def parse(self, data: bytes, source: str) -> SolverInput | ArchitectInput:
+        return parse(data, source, self.roles)
+
+    def size(self, value: SolverInput | ArchitectInput) -> dict[str, int]:
+        return size(value)

@@ -63,6 +63,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--block", type=int, default=10)
     options = parser.parse_args()
+    os.environ["VERIFY_FORKSERVER"] = "off"          # (as root it would take ahead=True: bench_per_step.py)
     chosen = resolve_isolation("bwrap", cgroups=False)
     print(f"isolation {chosen.name}; load average before {os.getloadavg()[0]:.2f}; cores {os.cpu_count()}")
     limits = Limits(wall_time=10, cpu_time=10)

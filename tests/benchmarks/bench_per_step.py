@@ -1,0 +1,99 @@
+"""One per-step solver step: the fork server against a sandboxed start of its own and a bare spawn.
+
+    python tests/benchmarks/bench_per_step.py [--runs 200] [--block 10] [--no-cgroup]
+
+A maze solver in per-step mode is started once per step with the state on stdin and
+prints one move. A tiny C and a tiny Python program of that kind are each run `--runs`
+times in three ways, alternating in blocks of `--block` runs so that the load others put
+on the machine hits all three alike:
+
+- bare: `subprocess.run` of the same command line, no sandbox, no limits;
+- alone: `run_program(..., ahead=False)`, a sandbox of its own per step (bubblewrap and,
+  unless --no-cgroup, a cgroup per run);
+- server: `run_program(..., ahead=True)`, a step of the program's fork server
+  (verify/runner/forkserver.py): the same limits, cgroup and verdicts, the sandbox
+  built once.
+
+Printed: median and mean wall time of one step each way and the ratios over bare.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from verify.runner import Limits, Program, forkserver, prepare, resolve_isolation, run_program
+
+PYTHON_STEP = "import sys\nstate = sys.stdin.read()\nprint('N' if len(state) % 2 else 'E')\n"
+C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,sizeof b,stdin);'
+          'puts(n%2?"N":"E");return 0;}\n')
+STATE = b"#####\n#S..#\n#.#.#\n#..E#\n#####\n"
+WAYS = ("bare", "alone", "server")
+
+
+def measure(runs: int, block: int, steps: dict[str, Callable[[], bytes]]) -> dict[str, list[float]]:
+    walls: dict[str, list[float]] = {way: [] for way in WAYS}
+    for way in WAYS:                                 # warm-up: artefact, helpers, the server, page cache
+        for _ in range(3):
+            steps[way]()
+    while len(walls["bare"]) < runs:
+        for way in WAYS:
+            for _ in range(block):
+                start = time.perf_counter()
+                output = steps[way]()
+                walls[way].append(time.perf_counter() - start)
+                assert output in (b"N\n", b"E\n"), (way, output)
+    return walls
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--block", type=int, default=10)
+    parser.add_argument("--no-cgroup", action="store_true", help="rlimits accounting (VERIFY_CGROUP=off)")
+    options = parser.parse_args()
+    chosen = resolve_isolation("bwrap", cgroups=not options.no_cgroup)
+    if not forkserver.possible(chosen):
+        raise SystemExit("no fork server here: it needs bubblewrap, verify-init, root and a C compiler")
+    print(f"isolation {chosen.name}; load average before {os.getloadavg()[0]:.2f}; cores {os.cpu_count()}")
+    limits = Limits(wall_time=10, cpu_time=10)
+
+    with tempfile.TemporaryDirectory(prefix="bench-per-step-") as folder:
+        os.chmod(folder, 0o755)
+        for language, name, text in (("c", "step.c", C_STEP), ("python", "step.py", PYTHON_STEP)):
+            source = Path(folder) / language / name
+            source.parent.mkdir()
+            os.chmod(source.parent, 0o755)
+            source.write_text(text)
+            program = Program(language, source)
+            argv = prepare(program, isolation=chosen).argv((), limits)
+
+            def bare(argv: list[str] = argv) -> bytes:
+                return subprocess.run(argv, input=STATE, capture_output=True, check=True).stdout
+
+            def sandboxed(ahead: bool, program: Program = program) -> bytes:
+                result = run_program(program, stdin=STATE, limits=limits, isolation=chosen, ahead=ahead)
+                assert result.ok, result
+                return result.stdout or b""
+
+            walls = measure(options.runs, options.block, {"bare": bare, "alone": lambda: sandboxed(False),
+                                                          "server": lambda: sandboxed(True)})
+            base_median, base_mean = statistics.median(walls["bare"]), statistics.mean(walls["bare"])
+            for way in WAYS:
+                median, mean = statistics.median(walls[way]), statistics.mean(walls[way])
+                print(f"  {language:6s} {way:6s}: median {median * 1000:6.2f} ms, mean {mean * 1000:6.2f} ms; "
+                      f"over bare: median {median / base_median:5.2f}x, mean {mean / base_mean:5.2f}x")
+            print(f"  {language:6s} server / alone: median "
+                  f"{statistics.median(walls['server']) / statistics.median(walls['alone']):.3f} "
+                  f"({len(walls['bare'])} runs each)")
+    forkserver.close_all()
+    print(f"load average after {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

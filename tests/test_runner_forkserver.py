@@ -4,7 +4,10 @@ of its own; nothing a hostile step does may reach the next step or the fork serv
 import functools
 import os
 import shutil
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -213,3 +216,46 @@ def test_turned_off_it_starts_no_server(tmp_path, cgroup, monkeypatch):
     monkeypatch.setenv("VERIFY_FORKSERVER", "off")
     assert step(program(tmp_path, "echo hello\n")).stdout == b"hello\n"
     assert forkserver.idle() == 0
+
+
+KEEPER = """
+import sys, time
+from pathlib import Path
+from verify.runner import Program, run_program
+print(run_program(Program("bash", Path(sys.argv[1])), ahead=True).stdout.decode(), flush=True)
+time.sleep(60)
+"""
+
+
+def _living_with(marker: str) -> list[int]:
+    found = []
+    for entry in os.scandir("/proc"):
+        try:
+            if entry.name.isdigit() and marker.encode() in Path(f"/proc/{entry.name}/cmdline").read_bytes():
+                state = Path(f"/proc/{entry.name}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+                if state not in (b"Z", b"X"):
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_killed_verify_leaves_no_server_behind(tmp_path, cgroup):
+    folder = tmp_path / f"served-{os.getpid()}-{threading.get_ident()}"
+    folder.mkdir()
+    os.chmod(tmp_path, 0o755)
+    os.chmod(folder, 0o755)
+    show = program(folder, "echo served\n")
+    keeper = subprocess.Popen([sys.executable, "-c", KEEPER, str(show.source)], stdout=subprocess.PIPE,
+                              env={**os.environ, "VERIFY_SANDBOX": "bwrap"}, cwd=ROOT)
+    try:
+        assert keeper.stdout.readline() == b"served\n"
+        assert any(b"verify-forkserver" in Path(f"/proc/{pid}/cmdline").read_bytes()
+                   for pid in _living_with(folder.name))                # the server waits, idle
+    finally:
+        keeper.kill()
+        keeper.wait()
+    deadline = time.monotonic() + 5
+    while _living_with(folder.name) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _living_with(folder.name) == []

@@ -1,15 +1,18 @@
 """``--html DIR``: the static site of a check, a rank or a tournament (:mod:`verify.site`).
 
 A check with ``--html`` wraps each batch task so that a bounded copy of its output
-(:class:`~verify.site.capture.OutputCapture`) is kept beside its judging; after the runs
-the site is written from the results, the cases and those copies."""
+(:class:`~verify.site.capture.OutputCapture`) is kept beside its judging, and each desert
+case's replay is built as soon as the case is judged (:mod:`verify.site.ahead`); after the
+runs the site is written from the results, the cases and those copies."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from verify import challenges
-from verify.challenges.contract import BatchTask, Scoring
+from verify.challenges.contract import BatchTask, Scoring, TestCase
+from verify.challenges.desert.map import DesertMap
 from verify.commands.cache import ResultCache, check_key
 from verify.commands.history import first_added
 from verify.commands.jobs import EntryCheck, cases_for, load_checks, run_checks
@@ -22,8 +25,19 @@ from verify.grading import Runner
 from verify.results import CheckResult
 from verify.runner import Limits, cache_root
 from verify.site import CaseRun, EntryPage, GolfBoard, OutputCapture, capturing, write_check_site
+from verify.site.ahead import ReplaysAhead
+from verify.verdict import Verdict
 
-Captures = dict[tuple[int, str], OutputCapture]
+STANDING_THREADS = 4
+CaptureMap = Mapping[tuple[int, str], OutputCapture]
+
+
+class Captures(dict[tuple[int, str], OutputCapture]):
+    """The output kept of each (check, case), and the replays being built from them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ahead = ReplaysAhead()
 
 
 def prepare_site(folder: Path) -> Path:
@@ -31,15 +45,38 @@ def prepare_site(folder: Path) -> Path:
     return make_output_folder(folder, "site")
 
 
-def capture_outputs(checks: Sequence[EntryCheck]) -> Captures:
-    """Wrap every batch task of ``checks`` so that its output is kept (bounded) for the site."""
-    captures: Captures = {}
+def capture_outputs(checks: Sequence[EntryCheck], testcases: Path | None = None) -> Captures:
+    """Wrap every batch task of ``checks`` so that its output is kept (bounded) for the site,
+    and the replay of a desert case is built as soon as it is judged."""
+    captures = Captures()
     for check in checks:
+        judged = _replay_ahead(check, testcases, captures.ahead)
         for index, task in enumerate(check.tasks):
             if isinstance(task, BatchTask):
                 capture = captures[(id(check), task.name)] = OutputCapture()
-                check.tasks[index] = capturing(task, capture)
+                check.tasks[index] = capturing(task, capture, judged.get(task.name))
     return captures
+
+
+def _replay_ahead(check: EntryCheck, testcases: Path | None,
+                  ahead: ReplaysAhead) -> dict[str, Callable[[OutputCapture, Verdict], None]]:
+    """For each desert case of ``check`` (by name): what hands its replay to ``ahead`` once judged."""
+    entry = check.entry
+    if entry is None or entry.challenge.name != "desert" or entry.program is None:
+        return {}
+    try:
+        cases = cases_for(entry, testcases)
+    except VerifyError:         # the pages say why; nothing is built ahead
+        return {}
+    options = entry.options
+
+    def hand_over(case: TestCase) -> Callable[[OutputCapture, Verdict], None]:
+        def judged(capture: OutputCapture, verdict: Verdict) -> None:
+            desert = case.meta.get("map") or DesertMap.parse(case.input, source=case.name)
+            ahead.submit(capture, desert, verdict.stats, options.notation, options.order, options.deaths)
+        return judged
+
+    return {case.name: hand_over(case) for case in cases}
 
 
 def _standing(check: EntryCheck, outcome: CheckResult) -> Standing:
@@ -57,7 +94,7 @@ def _standing(check: EntryCheck, outcome: CheckResult) -> Standing:
                     cases=len(outcome.results), entry=entry)
 
 
-def _entry_page(check: EntryCheck, outcome: CheckResult, captures: Captures, testcases: Path | None,
+def _entry_page(check: EntryCheck, outcome: CheckResult, captures: CaptureMap, testcases: Path | None,
                 standing_score: str, fuzz: int) -> EntryPage:
     entry = check.entry
     if entry is None:
@@ -84,7 +121,7 @@ def _entry_page(check: EntryCheck, outcome: CheckResult, captures: Captures, tes
     return page
 
 
-def write_site(folder: Path, checks: Sequence[EntryCheck], captures: Captures, testcases: Path | None,
+def write_site(folder: Path, checks: Sequence[EntryCheck], captures: CaptureMap, testcases: Path | None,
                outcomes: dict[int, CheckResult] | None = None, fuzz: int = 0) -> None:
     """Leaderboards of the code-golf contests among ``checks``, a page per entry, the replays
     (``fuzz``: the generated cases the check added, made again from their seeds)."""
@@ -94,9 +131,14 @@ def write_site(folder: Path, checks: Sequence[EntryCheck], captures: Captures, t
     for check in checks:
         name = check.entry.challenge.name if check.entry is not None else ""
         by_contest.setdefault(name, []).append(check)
+
+    def standing(check: EntryCheck) -> Standing:
+        return _standing(check, outcomes.get(id(check), check))
+
     for name, group in by_contest.items():
         golf = bool(name) and challenges.get(name).scoring is Scoring.BYTES
-        standings = rank_standings([_standing(c, outcomes.get(id(c), c)) for c in group])
+        with ThreadPoolExecutor(STANDING_THREADS) as pool:     # each asks git when the entry was added
+            standings = rank_standings(list(pool.map(standing, group)))
         scores = {s.label: (f"{s.score.total} ({s.score.source_bytes} bytes"
                             f"{' + flags ' + ' '.join(s.score.flags) if s.score.flags else ''})" if s.score else "")
                   for s in standings}
@@ -104,7 +146,11 @@ def write_site(folder: Path, checks: Sequence[EntryCheck], captures: Captures, t
             boards.append(GolfBoard(name, challenges.get(name).title, standings))
         pages += [_entry_page(c, outcomes.get(id(c), c), captures, testcases, scores.get(c.label, ""), fuzz)
                   for c in group]
-    write_check_site(folder, boards, pages)
+    try:
+        write_check_site(folder, boards, pages)
+    finally:
+        if isinstance(captures, Captures):
+            captures.ahead.close()
 
 
 def write_rank_site(folder: Path, runner: Runner, challenge: str | None, *, submissions: Path,
@@ -117,7 +163,7 @@ def write_rank_site(folder: Path, runner: Runner, challenge: str | None, *, subm
         n for n in challenges.names() if challenges.get(n).scoring is Scoring.BYTES]
     checks = load_checks([p for name in names for p in find_entries(submissions, name)], testcases)
     outcomes: dict[int, CheckResult] = {}
-    captures: Captures = {}
+    captures: CaptureMap = {}
     isolation = runner.isolation
     if results is not None:
         store = ResultCache(results)
@@ -129,7 +175,7 @@ def write_rank_site(folder: Path, runner: Runner, challenge: str | None, *, subm
             elif check.error is None:
                 outcomes[id(check)] = CheckResult(check.label, error=f"no result in {results} for the entry as it is")
     else:
-        captures = capture_outputs(checks)
+        captures = capture_outputs(checks, testcases)
         run_checks(runner, checks, limits, jobs)
         cache = ResultCache(cache_root() / "results")
         for check in checks:

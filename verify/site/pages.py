@@ -16,6 +16,7 @@ from verify.errors import VerifyError
 from verify.golf import Standing
 from verify.results import CaseResult
 from verify.runner import languages
+from verify.site.ahead import replay_built_ahead
 from verify.site.capture import OutputCapture
 from verify.site.desert import desert_replay
 from verify.site.render import Site, slug
@@ -122,8 +123,10 @@ def _write_replay(site: Site, entry: EntryPage, run: CaseRun, entry_slug: str) -
     if entry.contest == "desert":
         desert = run.case.meta.get("map") or DesertMap.parse(run.case.input, source=run.case.name)
         options = entry.options
-        replay = desert_replay(desert, run.capture, run.result.verdict.stats, options.notation, options.order,
-                               options.deaths)
+        rules = (options.notation, options.order, options.deaths)
+        stats = run.result.verdict.stats
+        replay = (replay_built_ahead(run.capture, desert, stats, *rules)
+                  or desert_replay(desert, run.capture, stats, *rules))
         return site.write(relative, "desert.html", replay=replay, unit="turn", **values)
     if entry.contest == "arrows":
         return site.write(relative, "arrows.html", **_arrows_values(entry, run), **values)

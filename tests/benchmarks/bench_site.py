@@ -2,7 +2,8 @@
 alternated round by round so the machine's noise hits both alike; then the site's pages.
 
 Prints the median time of each, their ratio, the time of writing the site alone after the
-runs of one check in this process (what ``--html`` adds, without the noise of two runs), the
+runs of one check in this process (what ``--html`` adds, without the noise of two runs; the
+desert replays are built beside the runs, in a helper process, and counted in neither), the
 size of the whole site and of its largest page, and the largest replay page of the desert case ``one-row-26`` (134 M turns, a 512 MiB
 output). Both runs use the same build cache, warmed by one untimed run. Asserts nothing.
 
@@ -39,9 +40,10 @@ def _sizes(site: Path) -> tuple[int, int, Path]:
     return sum(p.stat().st_size for p in pages), largest.stat().st_size, largest
 
 
-def _in_process(entries: list[str], folder: Path) -> tuple[float, float]:
+def _in_process(entries: list[str], folder: Path) -> tuple[float, float, int]:
     """The runs of a check with outputs captured, and then the writing of its site, timed apart
-    (the site is written after the runs: this is the time ``--html`` adds)."""
+    (the site is written after the runs: this is the time ``--html`` adds), and how many replays
+    were built beside the runs."""
     sys.path.insert(0, str(REPO))
     from verify.commands.jobs import load_checks, run_checks
     from verify.commands.site import capture_outputs, write_site
@@ -53,9 +55,10 @@ def _in_process(entries: list[str], folder: Path) -> tuple[float, float]:
     started = time.perf_counter()
     run_checks(bubblewrap_runner(), checks, Limits(), 2)
     runs = time.perf_counter() - started
+    ahead = sum(1 for capture in captures.values() if getattr(capture, "ahead", None) is not None)
     started = time.perf_counter()
     write_site(folder, checks, captures, None)
-    return runs, time.perf_counter() - started
+    return runs, time.perf_counter() - started, ahead
 
 
 def main() -> None:
@@ -80,9 +83,9 @@ def main() -> None:
         print(f"  ratio: {statistics.median(with_html) / statistics.median(plain):.3f}")
         print(f"  site: {total / (1 << 20):.1f} MiB in all, largest page {largest / (1 << 20):.2f} MiB "
               f"({largest_page.relative_to(site)})")
-        runs, writing = _in_process(entries, Path(scratch) / "in-process")
+        runs, writing, ahead = _in_process(entries, Path(scratch) / "in-process")
         print(f"  in one process: the runs {runs:.2f} s, then the site written in {writing:.2f} s "
-              f"(+{100 * writing / runs:.1f} %)")
+              f"(+{100 * writing / runs:.1f} %; {ahead} replays handed to the helper during the runs)")
         desert = Path(scratch) / "one-row-26"
         seconds = _verify("check", str(REPO / "submissions/desert/recursive-c"), "--case", "one-row-26",
                           "--html", str(desert))

@@ -9,7 +9,12 @@ numba loop of ``--against REF`` (its ``kernel_jit.py``, read with ``git show``, 
 ``numba.njit``), alternated, so the machine's noise hits both alike. Prints the medians in
 MB/s and M turns/s per CPU second and their ratio; asserts nothing.
 
+``--notation lrud-xy`` replays instead the output of the golfed Perl entry in that notation
+(submissions/desert/perl-lrud-xy: "DXUUU ", about 1.5 bytes a turn, the final map first), the
+C loop alone (the numba loop read the standard notation's output only in this benchmark).
+
     python3 tests/benchmarks/bench_desert_loop.py [--distance 24] [--rounds 5] [--against REF]
+                                                  [--notation standard|lrud-xy]
 """
 from __future__ import annotations
 
@@ -41,9 +46,10 @@ from verify.challenges.desert.kernel_tables import (  # noqa: E402
     compile_notation,
 )
 from verify.challenges.desert.map import DesertMap  # noqa: E402
-from verify.challenges.desert.notation import STANDARD  # noqa: E402
+from verify.challenges.desert.notation import LRUD_XY, STANDARD, Notation  # noqa: E402
 
 ENTRY = ROOT / "submissions" / "desert" / "recursive-c"
+LRUD_XY_ENTRY = ROOT / "submissions" / "desert" / "perl-lrud-xy"
 CHUNK = 1 << 16
 OLD_DEFAULT = "66e7958"      # the last commit with the numba loop
 
@@ -56,8 +62,22 @@ def the_output(distance: int, scratch: Path) -> tuple[DesertMap, bytes]:
     return DesertMap.parse(map_bytes), output
 
 
-def params_of(desert: DesertMap) -> list[int]:
-    params = list(compile_notation(STANDARD).params)
+def lrud_xy_output(distance: int) -> tuple[DesertMap, bytes]:
+    """The Perl lrud-xy entry's moves on a straight map (its final map, printed first, cut off)."""
+    map_bytes = b"S" + b"." * (distance - 1) + b"E\n"
+    output = subprocess.run(["perl", str(LRUD_XY_ENTRY / "golf.pl")], input=map_bytes, capture_output=True,
+                            check=True).stdout
+    desert = DesertMap.parse(map_bytes)
+    moves = output
+    for _ in range(desert.height):
+        moves = moves[moves.index(b"\n") + 1:]
+    return desert, moves
+
+
+def params_of(desert: DesertMap, notation: Notation = STANDARD) -> list[int]:
+    compiled = compile_notation(notation)
+    assert compiled is not None, f"{notation.name}: not a notation the compiled loop reads"
+    params = list(compiled.params)
     params[P_WIDTH], params[P_HEIGHT] = desert.width, desert.height
     params[P_START] = desert.start[0] * desert.width + desert.start[1]
     params[P_END] = desert.end[0] * desert.width + desert.end[1]
@@ -79,6 +99,8 @@ def replay_all(desert: DesertMap, output: bytes, call: Callable, fresh: Callable
         spent += time.process_time() - begun
         read += position - first
         turns += played
+        if reason == R_WIN or position >= len(output):
+            break
         rows = desert.height + (0 if output[position - 1] == 10 else 1)
         for _ in range(rows):             # past the stopping line's end and the map block
             position = output.find(b"\n", position) + 1
@@ -87,11 +109,13 @@ def replay_all(desert: DesertMap, output: bytes, call: Callable, fresh: Callable
     return spent, turns, read
 
 
-def c_loop(desert: DesertMap, output: bytes) -> tuple[float, int, int]:
+def c_loop(desert: DesertMap, output: bytes, notation: Notation = STANDARD) -> tuple[float, int, int]:
     replay = compiled_replay()
     assert replay is not None, "no C compiler: no compiled loop"
-    tables = compile_notation(STANDARD).tables
-    params = Params(*params_of(desert))
+    compiled = compile_notation(notation)
+    assert compiled is not None
+    tables = compiled.tables
+    params = Params(*params_of(desert, notation))
 
     def fresh():
         water, visited = bytearray(desert.flat_water()), bytearray(desert.width * desert.height)
@@ -127,7 +151,9 @@ def numba_loop(reference: str) -> Callable | None:
 def old_loop(replay: Callable, desert: DesertMap, output: bytes) -> tuple[float, int, int]:
     import numpy as np
     flat = np.zeros(TABLE_ROWS * 256, dtype=np.int64)
-    flat[:] = list(compile_notation(STANDARD).tables)
+    compiled = compile_notation(STANDARD)
+    assert compiled is not None
+    flat[:] = list(compiled.tables)
     params = np.array(params_of(desert), dtype=np.int64)
 
     def fresh():
@@ -150,15 +176,23 @@ def main() -> None:
     parser.add_argument("--distance", type=int, default=24)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--against", default=OLD_DEFAULT, help="the commit whose numba loop to compare with")
+    parser.add_argument("--notation", choices=("standard", "lrud-xy"), default="standard",
+                        help="lrud-xy: replay the Perl lrud-xy entry's output (the C loop alone)")
     options = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        desert, output = the_output(options.distance, Path(scratch))
-    old = numba_loop(options.against)
-    loops: dict[str, Callable[[], tuple[float, int, int]]] = {"C (ctypes)": lambda: c_loop(desert, output)}
+    notation = LRUD_XY if options.notation == "lrud-xy" else STANDARD
+    if notation is LRUD_XY:
+        desert, output = lrud_xy_output(options.distance)
+        old = None
+    else:
+        with tempfile.TemporaryDirectory() as scratch:
+            desert, output = the_output(options.distance, Path(scratch))
+        old = numba_loop(options.against)
+    loops: dict[str, Callable[[], tuple[float, int, int]]] = {
+        "C (ctypes)": lambda: c_loop(desert, output, notation)}
     if old is not None:
         old_loop(old, desert, output[:1 << 16])        # compiles before the clock
         loops[f"numba ({options.against})"] = lambda: old_loop(old, desert, output)
-    else:
+    elif notation is STANDARD:
         print(f"no numba loop to compare with (numba/numpy missing, or {options.against} has none)")
     times: dict[str, list[float]] = {name: [] for name in loops}
     counted: dict[str, tuple[int, int]] = {}
@@ -167,7 +201,7 @@ def main() -> None:
             spent, turns, read = run()
             times[name].append(spent)
             counted[name] = (turns, read)
-    print(f"distance {options.distance}: {len(output)} bytes of output, {options.rounds} rounds, medians "
+    print(f"distance {options.distance}, notation {notation.name}: {len(output)} bytes of output, {options.rounds} rounds, medians "
           "(the machine may be shared: compare the ratio, measured side by side)")
     for name, values in times.items():
         turns, read = counted[name]

@@ -1,0 +1,163 @@
+"""How much longer a desert entry takes under `verify` than alone: paired rounds, one command.
+
+For each row (an entry and a case of testcases/desert), a fresh child process alternates,
+``--rounds`` times:
+
+- the entry alone: its command line as `verify` builds it (``Prepared.argv``: the built binary
+  of a C entry, ``perl golf.pl`` for Perl), no sandbox, the case on stdin, stdout to /dev/null;
+- the case as `verify check` grades it (``grade_case``: sandbox, runner, the judge reading the
+  pipe beside the run), timed from outside (wall) and as the report shows it (``time``).
+
+It prints, per row, the output's size and turns, both times (min / median), the ratios of the
+medians (check wall / entry, report time / entry), and where the difference goes: the same pair
+on the two-square case ``SE`` (what a graded run costs beyond the entry whatever it prints:
+sandbox, start, runner), the judge alone on the saved output (``DesertJudge`` fed 64 KiB
+chunks, wall seconds) and the compiled loop alone over it (MB and M turns per CPU second). The default rows are the two of the issue's table: recursive-c on one-row-26 (standard
+notation, 537 MB) and perl-lrud-xy on one-row-26 (lrud-xy, map first, 12 MB). The machine's load
+(load average, cores) is printed at the start and the end; medians of paired rounds are
+meant for a quiet machine (a busy one slows both sides, but not alike).
+
+    python3 tests/benchmarks/bench_desert_entry_ratio.py [--rounds 5] [--row ENTRY:CASE ...]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ROWS = ("recursive-c:one-row-26", "perl-lrud-xy:one-row-26")
+CHUNK = 1 << 16          # what the runner reads from a pipe at a time
+
+
+def child(entry_name: str, case_name: str, rounds: int) -> dict:
+    """One row, in its own process: paired rounds of the entry alone and of the graded case."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_desert_loop import c_loop
+
+    from verify.challenges.contract import TestCase
+    from verify.challenges.desert.map import DesertMap
+    from verify.entries import load_entry
+    from verify.grading import LocalRunner, grade_case
+    from verify.runner import Limits, prepare
+
+    entry = load_entry(ROOT / "submissions" / "desert" / entry_name)
+    limits = Limits(wall_time=120, cpu_time=120, memory=1 << 30, output=1 << 31)
+    map_path = ROOT / "testcases" / "desert" / f"{case_name}.txt"
+    map_bytes = map_path.read_bytes()
+    case = TestCase(case_name, map_bytes, map_path, (map_bytes.decode(),))
+    assert entry.program is not None, f"{entry_name}: no program to run"
+    argv = prepare(entry.program).argv([], limits)
+    folder = entry.program.folder
+
+    def alone(stdin: bytes) -> float:
+        started = time.perf_counter()
+        with open(os.devnull, "wb") as sink:
+            subprocess.run(argv, input=stdin, stdout=sink, cwd=folder, check=True)
+        return time.perf_counter() - started
+
+    def graded(graded_case: TestCase) -> tuple[float, float]:
+        started = time.perf_counter()
+        result = grade_case(LocalRunner(), entry, graded_case, limits)
+        assert result.verdict.accepted, result.verdict.message
+        return time.perf_counter() - started, result.time
+
+    trivial = TestCase("SE", b"SE\n", None, ("SE\n",))
+    warm = grade_case(LocalRunner(), entry, case, limits)     # builds, loads the kernel, warms the caches
+    assert warm.verdict.accepted, warm.verdict.message
+    times: dict[str, list[float]] = {"entry": [], "check": [], "reported": [], "entry SE": [], "check SE": []}
+    for _ in range(rounds):
+        times["entry"].append(alone(map_bytes))
+        wall, reported = graded(case)
+        times["check"].append(wall)
+        times["reported"].append(reported)
+        times["entry SE"].append(alone(b"SE\n"))
+        times["check SE"].append(graded(trivial)[0])
+
+    output = subprocess.run(argv, input=map_bytes, capture_output=True, cwd=folder, check=True).stdout
+    desert = DesertMap.parse(map_bytes)
+    moves = output
+    if entry.options.order == "map-first":            # the loop reads moves: cut the map block off
+        for _ in range(desert.height):
+            moves = moves[moves.index(b"\n") + 1:]
+    loop_cpu = min(c_loop(desert, moves, entry.options.notation)[0] for _ in range(3))
+    judge_wall = min(judge_alone(desert, output, entry.options) for _ in range(3))
+    return {"entry": entry_name, "case": case_name, "notation": entry.options.notation.name,
+            "bytes": len(output), "turns": warm.verdict.stats.get("total_turns", 0), "loop_cpu": loop_cpu,
+            "judge_wall": judge_wall, "times": times}
+
+
+def judge_alone(desert, output: bytes, options) -> float:
+    """Wall seconds of the judge by itself on the saved output, fed in the runner's 64 KiB chunks."""
+    from verify.challenges.desert.judge import DesertJudge
+    judge = DesertJudge(desert, options.notation, options.order, options.deaths)
+    judge.feed(b"")                       # loads the compiled loop before the clock starts
+    started = time.perf_counter()
+    for offset in range(0, len(output), CHUNK):
+        if judge.feed(output[offset:offset + CHUNK]) is not None:
+            break
+    verdict = judge.finish()
+    assert verdict.accepted, verdict.message
+    return time.perf_counter() - started
+
+
+def run_child(row: str, rounds: int) -> dict:
+    entry_name, _, case_name = row.partition(":")
+    done = subprocess.run([sys.executable, __file__, "--child", entry_name, case_name, str(rounds)],
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"{row}: the measuring process failed:\n{done.stderr.strip()[-2000:]}")
+    result: dict = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (1 min) {five:.2f} (5 min) on {os.cpu_count()} cores"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="paired rounds per row")
+    parser.add_argument("--row", action="append", metavar="ENTRY:CASE",
+                        help="an entry of submissions/desert and a case of testcases/desert (repeatable; "
+                             f"default: {' '.join(ROWS)})")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.child:
+        entry_name, case_name, rounds = options.child
+        print(json.dumps(child(entry_name, case_name, int(rounds))))
+        return
+    print(f"{options.rounds} paired rounds per row; {load()} at the start")
+    print(f"{'entry:case':<28} {'notation':<9} {'MB':>7} {'M turns':>8} {'entry s':>15} {'check s':>15} "
+          f"{'reported s':>15} {'check/e':>8} {'rep/e':>6} {'SE: e, chk':>15} {'judge s':>7} {'loop MB/s':>9} "
+          f"{'loop Mt/s':>9}")
+    rows = []
+    for row in options.row or ROWS:
+        got = run_child(row, options.rounds)
+        times = got["times"]
+        median = {name: statistics.median(values) for name, values in times.items()}
+        cells = " ".join(f"{min(times[name]):>7.3f}/{median[name]:<7.3f}" for name in ("entry", "check", "reported"))
+        loop_cpu = max(got["loop_cpu"], 1e-9)
+        print(f"{row:<28} {got['notation']:<9} {got['bytes'] / 1e6:>7.1f} {got['turns'] / 1e6:>8.2f} {cells} "
+              f"{median['check'] / median['entry']:>8.2f} {median['reported'] / median['entry']:>6.2f} "
+              f"{median['entry SE']:>7.3f},{median['check SE']:<7.3f} {got['judge_wall']:>7.3f} "
+              f"{got['bytes'] / loop_cpu / 1e6:>9.0f} {got['turns'] / loop_cpu / 1e6:>9.0f}", flush=True)
+        rows.append({**got, "median": median, "check_over_entry": median["check"] / median["entry"]})
+    print(f"{load()} at the end")
+    print("columns: entry = the entry alone, stdout to /dev/null; check = the case graded as `verify check` "
+          "grades it (sandbox + runner + judge beside the run), wall seconds from outside; reported = the "
+          "case's time in the report; min/median over the rounds; ratios of medians; SE = medians of the entry "
+          "alone and graded on the map SE (the cost of a graded run beyond the entry's); judge = the judge alone "
+          "on the saved output, wall seconds (best of 3); loop = the compiled replay loop alone over it, per "
+          "CPU second (best of 3)")
+    print(json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -69,6 +69,8 @@ def test_a_replay_built_ahead_is_used_only_for_what_it_was_built_from(ahead):
     other_map = DesertMap.parse(SPEC_MAP.replace(b"8", b"7"))
     assert replay_built_ahead(capture, other_map, verdict.stats, *RULES) is None
     assert replay_built_ahead(capture, desert, verdict.stats, STANDARD, "map-first", "turns") is None
+    capture.add(b"D+0\n")           # more output kept after the verdict: not what was built from
+    assert replay_built_ahead(capture, desert, verdict.stats, *RULES) is None
     judge = task.judge()            # the case runs again: what was built is from the run before
     judge.feed(b"D+0\n")
     assert replay_built_ahead(capture, desert, verdict.stats, *RULES) is None

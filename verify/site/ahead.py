@@ -3,12 +3,12 @@
 As soon as a case's judge has its verdict, :class:`ReplaysAhead` hands a copy of the case's
 captured output to a helper process, at a lower CPU priority than the runs (whose times are
 measured), which builds the replay (:func:`~verify.site.desert.desert_replay`). Writing the
-site after the runs then mostly finds the replays ready. A replay built ahead is used only when
-everything it was built from is what the page is written from (the same run of the case: its
-capture was not reset since, the same verdict figures, the same map and rules); else, or when
-the helper process failed, or has not started it yet (it runs at a lower priority and may
-be behind), the page builds it itself. The process is started by the first
-replay handed over, so a check without desert cases never starts it.
+site after the runs then mostly finds the replays ready. A replay built ahead is used only
+when everything it was built from is what the page is written from (the same run of the
+case: its capture was not reset since, nor did it grow; the same verdict figures, the same
+map and rules); else, or when the helper process failed, or has not started on it yet (it
+runs at a lower priority and may be behind), the page builds the replay itself. The process
+is started by the first replay handed over, so a check without desert cases never starts it.
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ class _Order:
     """What one replay is built from (all of it compared before the replay is used)."""
 
     generation: int
+    total: int
     stats: dict[str, Any]
     rows: str
     rules: tuple[Notation, str, str]
@@ -55,18 +56,25 @@ class ReplaysAhead:
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self._unavailable = False
         self._lock = threading.Lock()
 
     def submit(self, capture: OutputCapture, desert: DesertMap, stats: dict[str, Any], notation: Notation,
                order: str, deaths: str) -> None:
         """Build the replay of what ``capture`` holds now (called as the case's judge decides)."""
         with self._lock:
+            if self._unavailable:
+                return
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_lower_priority)
+                try:
+                    self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                                     initializer=_lower_priority)
+                except OSError:         # no process can be started here: the pages build the replays
+                    self._unavailable = True
+                    return
             replay = self._pool.submit(_build, desert, capture.copy(), dict(stats), notation, order, deaths)
-        capture.ahead = _Order(capture.generation, dict(stats), desert.text(), (notation, order, deaths),
-                               replay)
+        capture.ahead = _Order(capture.generation, capture.total, dict(stats), desert.text(),
+                               (notation, order, deaths), replay)
 
     def close(self) -> None:
         with self._lock:
@@ -79,7 +87,9 @@ def replay_built_ahead(capture: OutputCapture, desert: DesertMap, stats: dict[st
                        order: str, deaths: str) -> dict[str, Any] | None:
     """The replay built ahead from exactly these inputs (waiting for it), or None."""
     built = capture.ahead
-    if not isinstance(built, _Order) or built.generation != capture.generation or built.stats != stats:
+    if not isinstance(built, _Order) or (built.generation, built.total) != (capture.generation, capture.total):
+        return None
+    if built.stats != stats:
         return None
     if built.rows != desert.text() or built.rules != (notation, order, deaths):
         return None

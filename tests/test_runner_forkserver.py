@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -259,3 +260,21 @@ def test_a_killed_verify_leaves_no_server_behind(tmp_path, cgroup):
     while _living_with(folder.name) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert _living_with(folder.name) == []
+
+
+@pytest.fixture
+def open_folder():
+    """A folder the run's uid can reach on the host (not under tmp_path: pytest makes it 0700)."""
+    folder = Path(tempfile.mkdtemp(prefix="verify-forkserver-"))
+    os.chmod(folder, 0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_folder_too_big_for_the_tmpfs_runs_the_usual_way(open_folder, cgroup):
+    show = program(open_folder, "ls | wc -l; touch more\n")
+    for index in range(300):                        # over the sandbox's WORKDIR_MAX_FILES: copied on the host
+        (open_folder / f"{index:03}").write_text("x")
+    results = [step(show) for _ in range(3)]
+    assert [r.stdout for r in results] == [b"301\n"] * 3 and all(r.ok for r in results), results
+    assert forkserver.idle() == 0

@@ -43,10 +43,11 @@ from verify.runner.languages import find_program
 from verify.runner.limits import Limits
 from verify.runner.paths import cache_root
 from verify.runner.process import RunResult, StdoutConsumer, drive
-from verify.runner.sandbox import TMPFS_SIZE, UID_RANGE, Sandbox, _under, is_system_path, running_as_root
+from verify.runner.sandbox import TMPFS_SIZE, UID_RANGE, Sandbox, is_system_path, running_as_root
 
 SOURCE = Path(__file__).with_name("forkserver.c")
 MAX_IDLE = 4
+MAX_UNSUITABLE = 64
 READY_TIMEOUT = 10.0
 
 Key = tuple[Hashable, ...]
@@ -54,6 +55,7 @@ Key = tuple[Hashable, ...]
 _binaries: dict[tuple[str | None, ...], str] = {}
 _lock = threading.Lock()
 _idle: OrderedDict[Key, list[ForkServer]] = OrderedDict()
+_unsuitable: OrderedDict[Key, warm.Signature] = OrderedDict()   # folders that got no server, as they were
 _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify-forkserver")
 
 
@@ -125,7 +127,7 @@ class ForkServer:
         # the read-only mounts each step's fresh /tmp and /dev/shm would hide: mounted again
         self.keep = [str(path) for path in (*readonly, Path(helper).parent)
                      if path.exists() and not is_system_path(path)
-                     and any(_under(path, folder) for folder in ("/tmp", "/dev/shm"))]
+                     and any(str(path) == top or str(path).startswith(top + "/") for top in ("/tmp", "/dev/shm"))]
         sandbox = Sandbox(self.workdir, readonly=readonly, isolation=isolation)
         self._sandbox = sandbox.__enter__()
         self._pidfd: int | None = None
@@ -277,11 +279,19 @@ def run(prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes
     if server_binary is None:
         return None
     key = _key(prepared, isolation)
-    server = _take(key, warm.folder_signature(prepared.program.folder))
+    signature = warm.folder_signature(prepared.program.folder)
+    with _lock:
+        if _unsuitable.get(key) == signature:
+            return None
+    server = _take(key, signature)
     if server is None:
         try:
             server = ForkServer(prepared, isolation, server_binary)
         except (ServerUnavailable, OSError):
+            with _lock:
+                _unsuitable[key] = signature          # not tried again for this folder as it is
+                while len(_unsuitable) > MAX_UNSUITABLE:
+                    _unsuitable.popitem(last=False)
             return None
     try:
         result = server.step(prepared, args=args, limits=limits, stdin=stdin, on_stdout=on_stdout)
@@ -306,6 +316,7 @@ def close_all() -> None:
     with _lock:
         everything = [server for waiting in _idle.values() for server in waiting]
         _idle.clear()
+        _unsuitable.clear()
     for server in everything:
         server.close()
 

@@ -278,3 +278,10 @@ def test_a_folder_too_big_for_the_tmpfs_runs_the_usual_way(open_folder, cgroup):
     results = [step(show) for _ in range(3)]
     assert [r.stdout for r in results] == [b"301\n"] * 3 and all(r.ok for r in results), results
     assert forkserver.idle() == 0
+
+
+@pytest.mark.skipif(not shutil.which("ipcmk"), reason="needs ipcmk and ipcs (util-linux)")
+def test_a_step_sees_no_sysv_segment_an_earlier_step_made(tmp_path, cgroup):
+    maker = program(tmp_path, "ipcs -m | grep -c '^0x'; ipcmk -M 4096 >/dev/null && ipcs -m | grep -c '^0x'\n")
+    first, second = step(maker), step(maker)
+    assert first.stdout == second.stdout == b"0\n1\n", (first, second)

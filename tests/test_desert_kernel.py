@@ -56,7 +56,14 @@ DECLARED = Notation.from_table("declared", {
     "actions": {"p": "+n", "d": "-n", "f": "fill", "": "+0"},
     "separators": " ,\n",
 })
-ALL_NOTATIONS = [STANDARD, LRUD_XY, DECLARED]
+# one-byte modifiers only and no bare letter (a letter alone is no token): the loop's
+# two-byte shape, with a letter that must be followed by its modifier
+MODIFIERS_ONLY = Notation.from_table("modifiers-only", {
+    "directions": {"n": "U", "s": "D", "w": "L", "e": "R"},
+    "actions": {"a": "+1", "b": "+2", "x": "-2", "y": "-1", "f": "fill", "z": "+0"},
+    "separators": " ,\n",
+})
+ALL_NOTATIONS = [STANDARD, LRUD_XY, DECLARED, MODIFIERS_ONLY]
 
 
 # ---------------------------------------------------------------- writing turns

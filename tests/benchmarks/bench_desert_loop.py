@@ -10,15 +10,18 @@ numba loop of ``--against REF`` (its ``kernel_jit.py``, read with ``git show``, 
 MB/s and M turns/s per CPU second and their ratio; asserts nothing.
 
 ``--notation lrud-xy`` replays instead the output of the golfed Perl entry in that notation
-(submissions/desert/perl-lrud-xy: "DXUUU ", about 1.5 bytes a turn, the final map first), the
-C loop alone (the numba loop read the standard notation's output only in this benchmark).
+(submissions/desert/perl-lrud-xy: "DXUUU ", about 1.5 bytes a turn, the final map first)
+(the numba loop read the standard notation's output only in this benchmark). ``--against-c REF``
+adds the C loop of commit REF (its ``kernel.c``, compiled with this checkout's header and flags),
+alternated with this checkout's, in either notation.
 
     python3 tests/benchmarks/bench_desert_loop.py [--distance 24] [--rounds 5] [--against REF]
-                                                  [--notation standard|lrud-xy]
+                                                  [--notation standard|lrud-xy] [--against-c REF]
 """
 from __future__ import annotations
 
 import argparse
+import ctypes
 import statistics
 import subprocess
 import sys
@@ -31,7 +34,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from verify.challenges.desert.kernel import Digest, Params, State, byte_view, compiled_replay  # noqa: E402
+from verify.challenges.desert.kernel import (  # noqa: E402
+    REPLAY_ARGUMENTS,
+    Digest,
+    Params,
+    State,
+    byte_view,
+    compiled_replay,
+)
+from verify.challenges.desert.kernel_build import FLAGS, compiler_path, constants_header  # noqa: E402
 from verify.challenges.desert.kernel_tables import (  # noqa: E402
     P_END,
     P_HEIGHT,
@@ -109,8 +120,29 @@ def replay_all(desert: DesertMap, output: bytes, call: Callable, fresh: Callable
     return spent, turns, read
 
 
-def c_loop(desert: DesertMap, output: bytes, notation: Notation = STANDARD) -> tuple[float, int, int]:
-    replay = compiled_replay()
+def old_c_replay(reference: str, scratch: Path) -> Callable[..., int] | None:
+    """The C loop of commit ``reference`` (None if that commit has no kernel.c or it does not build)."""
+    shown = subprocess.run(["git", "show", f"{reference}:verify/challenges/desert/kernel.c"], cwd=ROOT,
+                           capture_output=True, text=True)
+    compiler = compiler_path()
+    if shown.returncode != 0 or compiler is None:
+        return None
+    (scratch / "kernel.c").write_text(shown.stdout)
+    (scratch / "kernel_constants.h").write_text(constants_header())
+    library = scratch / "old_kernel.so"
+    built = subprocess.run([compiler, *FLAGS, "-I", str(scratch), "-o", str(library), str(scratch / "kernel.c")],
+                           capture_output=True)
+    if built.returncode != 0:
+        return None
+    replay = ctypes.CDLL(str(library)).desert_replay
+    replay.argtypes = REPLAY_ARGUMENTS
+    replay.restype = ctypes.c_int64
+    return replay
+
+
+def c_loop(desert: DesertMap, output: bytes, notation: Notation = STANDARD,
+           replay: Callable[..., int] | None = None) -> tuple[float, int, int]:
+    replay = replay or compiled_replay()
     assert replay is not None, "no C compiler: no compiled loop"
     compiled = compile_notation(notation)
     assert compiled is not None
@@ -177,7 +209,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--against", default=OLD_DEFAULT, help="the commit whose numba loop to compare with")
     parser.add_argument("--notation", choices=("standard", "lrud-xy"), default="standard",
-                        help="lrud-xy: replay the Perl lrud-xy entry's output (the C loop alone)")
+                        help="lrud-xy: replay the Perl lrud-xy entry's output")
+    parser.add_argument("--against-c", metavar="REF", help="also the C loop of this commit, side by side")
     options = parser.parse_args()
     notation = LRUD_XY if options.notation == "lrud-xy" else STANDARD
     if notation is LRUD_XY:
@@ -189,6 +222,13 @@ def main() -> None:
         old = numba_loop(options.against)
     loops: dict[str, Callable[[], tuple[float, int, int]]] = {
         "C (ctypes)": lambda: c_loop(desert, output, notation)}
+    scratch_c = tempfile.TemporaryDirectory()
+    if options.against_c:
+        old_c = old_c_replay(options.against_c, Path(scratch_c.name))
+        if old_c is None:
+            print(f"no C loop at {options.against_c} (or it does not build)")
+        else:
+            loops[f"C ({options.against_c})"] = lambda: c_loop(desert, output, notation, old_c)
     if old is not None:
         old_loop(old, desert, output[:1 << 16])        # compiles before the clock
         loops[f"numba ({options.against})"] = lambda: old_loop(old, desert, output)
@@ -207,11 +247,12 @@ def main() -> None:
         turns, read = counted[name]
         median = statistics.median(values)
         print(f"  {name:<22} {median:7.3f} CPU s  {read / median / 1e6:7.0f} MB/s  {turns / median / 1e6:6.0f} M turns/s")
-    if len(times) == 2:
-        new, old_name = list(times)
-        assert counted[new] == counted[old_name], counted
-        ratio = statistics.median(times[old_name]) / statistics.median(times[new])
-        print(f"  the C loop is {ratio:.2f}x the numba loop's speed")
+    new, *others = list(times)
+    for other in others:
+        assert counted[new] == counted[other], counted
+        ratio = statistics.median(times[other]) / statistics.median(times[new])
+        print(f"  this checkout's C loop is {ratio:.2f}x the speed of {other}")
+    scratch_c.cleanup()
 
 
 if __name__ == "__main__":

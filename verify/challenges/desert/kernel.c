@@ -35,6 +35,9 @@ int64_t desert_replay(const uint8_t *buf, int64_t start, int64_t end, int64_t fi
     const int64_t default_kind = params[P_DEFAULT_KIND];
     const int64_t default_amount = params[P_DEFAULT_AMOUNT];
     const int64_t action_mask = params[P_ROUTE_SQUARES] != 0 ? 0 : CODE_DIRECTION - 1;
+    int has_signs = 0;      /* a sign and a digit ("D+0"); without signs, one-byte modifiers ("DX", "D ") */
+    for (int b = 0; b < 256; b++)
+        has_signs |= sign_of[b] != 0;
     int64_t square_step[4], column_step[4];
     for (int d = 0; d < 4; d++) {
         column_step[d] = DIRECTION_COLS[d];
@@ -65,7 +68,7 @@ int64_t desert_replay(const uint8_t *buf, int64_t start, int64_t end, int64_t fi
         int fast = 0;
         uint8_t closing = 0;
         /* the usual shape, "D+0" and a separator, all inside the bytes: one branch */
-        if (i + 4 <= end) {
+        if (has_signs && i + 4 <= end) {
             direction = (int64_t)direction_of[buf[i]] - 1;
             kind = sign_of[buf[i + 1]];
             amount = (int64_t)buf[i + 2] - '0';
@@ -73,6 +76,18 @@ int64_t desert_replay(const uint8_t *buf, int64_t start, int64_t end, int64_t fi
             if ((direction >= 0) & (kind != 0) & ((uint64_t)amount <= 9) & (skip[closing] != 0)) {
                 fast = 1;
                 j = i + 4;
+            }
+        } else if (!has_signs && i + 2 <= end) {
+            /* one-byte modifiers ("DX", "D "): the byte after the letter is a modifier or starts
+             * what follows (a bare letter); either way the token is complete inside the bytes */
+            uint8_t next = buf[i + 1];
+            int64_t modifier = modifier_of[next];
+            direction = (int64_t)direction_of[buf[i]] - 1;
+            kind = modifier != 0 ? modifier : default_kind;
+            amount = modifier != 0 ? (int64_t)modifier_amount[next] : default_amount;
+            if ((direction >= 0) & (kind != 0)) {
+                fast = 1;
+                j = modifier != 0 ? i + 2 : i + 1;
             }
         }
         if (!fast) {
@@ -120,7 +135,8 @@ int64_t desert_replay(const uint8_t *buf, int64_t start, int64_t end, int64_t fi
         /* the turn, in the engine's order: move, drink, water action */
         int64_t new_col = col + column_step[direction];
         int64_t new_square = square + square_step[direction];
-        if (new_square < 0 || new_square >= size || new_col < 0 || new_col >= width) {
+        /* unsigned: a negative square or column wraps to a huge value, so one compare each */
+        if (((uint64_t)new_square >= (uint64_t)size) | ((uint64_t)new_col >= (uint64_t)width)) {
             reason = R_OFF_GRID;
             break;
         }

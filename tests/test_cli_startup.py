@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("tabulate", "concurrent.futures", "verify.fuzz", "verify.grading", "verify.commands", "verify.runner.selftest",
-         "pyseccomp")
+         "pyseccomp", "verify.runner.build", "verify.runner.process", "verify.runner.isolation")
 
 
 def _modules_after(code: str, *arguments: str) -> set[str]:
@@ -53,3 +53,22 @@ def test_a_check_without_fuzz_imports_no_fuzzer():
     assert not any(m.startswith("verify.fuzz") for m in modules)
     fuzzed = _modules_after("from verify.cli import run; run()", *arguments[:-4], "--fuzz", "1", *arguments[-4:])
     assert "verify.fuzz.cases" in fuzzed
+
+
+def test_the_runner_package_imports_a_name_s_module_when_the_name_is_used():
+    modules = _modules_after("from verify.runner import Limits, Program")
+    assert {"verify.runner.limits", "verify.runner.program"} <= modules
+    assert _heavy(modules) == []
+    assert "verify.runner.build" in _modules_after("from verify.runner import prepare")
+
+
+def test_every_public_name_of_the_runner_package_resolves():
+    import verify.runner as runner
+    for name in runner.__all__:
+        assert getattr(runner, name) is not None, name
+    try:
+        runner.no_such_name  # noqa: B018
+    except AttributeError as error:
+        assert "no_such_name" in str(error)
+    else:
+        raise AssertionError("an unknown name of verify.runner resolved")

@@ -8,20 +8,57 @@ configure_isolation, isolation_name, SandboxUnavailable.
 `run_program`, `run_prepared`, `prepare` and `Session` take an optional keyword
 `isolation` (an `Isolation`, e.g. `resolve_isolation("bwrap")`); without it they run
 under the configured one (`configure_isolation`, else $VERIFY_SANDBOX).
+
+Each name is imported from its module when first used: `Program` and `Limits` are plain
+values that every contest names, and importing them must not import the sandbox, the
+build cache and the process machinery (a help page or an offline judge uses none of them).
 """
-from verify.runner.build import CompileError, Prepared, Program, prepare
-from verify.runner.flags import FlagError
-from verify.runner.isolation import Isolation, SandboxUnavailable, isolation_name
-from verify.runner.isolation import configure as configure_isolation
-from verify.runner.isolation import current as current_isolation
-from verify.runner.isolation import resolve as resolve_isolation
-from verify.runner.languages import Language, MissingInterpreter, get_language, languages
-from verify.runner.limits import DEFAULT_LIMITS, Limits
-from verify.runner.paths import cache_root
-from verify.runner.run import RunResult, run_prepared, run_program
-from verify.runner.session import Session, SessionError
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from verify.runner.build import CompileError, Prepared, prepare
+    from verify.runner.flags import FlagError
+    from verify.runner.isolation import Isolation, SandboxUnavailable, isolation_name
+    from verify.runner.isolation import configure as configure_isolation
+    from verify.runner.isolation import current as current_isolation
+    from verify.runner.isolation import resolve as resolve_isolation
+    from verify.runner.languages import Language, MissingInterpreter, get_language, languages
+    from verify.runner.limits import DEFAULT_LIMITS, Limits
+    from verify.runner.paths import cache_root
+    from verify.runner.program import Program
+    from verify.runner.run import RunResult, run_prepared, run_program
+    from verify.runner.session import Session, SessionError
+
+# public name -> (module, name in that module)
+_EXPORTS = {
+    "CompileError": ("build", "CompileError"), "Prepared": ("build", "Prepared"), "prepare": ("build", "prepare"),
+    "FlagError": ("flags", "FlagError"),
+    "Isolation": ("isolation", "Isolation"), "SandboxUnavailable": ("isolation", "SandboxUnavailable"),
+    "isolation_name": ("isolation", "isolation_name"), "configure_isolation": ("isolation", "configure"),
+    "current_isolation": ("isolation", "current"), "resolve_isolation": ("isolation", "resolve"),
+    "Language": ("languages", "Language"), "MissingInterpreter": ("languages", "MissingInterpreter"),
+    "get_language": ("languages", "get_language"), "languages": ("languages", "languages"),
+    "DEFAULT_LIMITS": ("limits", "DEFAULT_LIMITS"), "Limits": ("limits", "Limits"),
+    "cache_root": ("paths", "cache_root"),
+    "Program": ("program", "Program"),
+    "RunResult": ("run", "RunResult"), "run_prepared": ("run", "run_prepared"), "run_program": ("run", "run_program"),
+    "Session": ("session", "Session"), "SessionError": ("session", "SessionError"),
+}
 
 __all__ = ["DEFAULT_LIMITS", "CompileError", "FlagError", "Isolation", "Language", "Limits", "MissingInterpreter",
            "Prepared", "Program", "RunResult", "SandboxUnavailable", "Session", "SessionError", "cache_root",
            "configure_isolation", "current_isolation", "get_language", "isolation_name", "languages", "prepare",
            "resolve_isolation", "run_prepared", "run_program"]
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attribute = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'verify.runner' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f"verify.runner.{module}"), attribute)
+    globals()[name] = value
+    return value

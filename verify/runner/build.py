@@ -30,6 +30,7 @@ from verify.runner.languages import Language, expand, get_language, java_main_cl
 from verify.runner.limits import Limits
 from verify.runner.paths import cache_root
 from verify.runner.process import RunResult, Started, run_command, spawn
+from verify.runner.program import Program
 from verify.runner.sandbox import Sandbox, is_system_path
 
 COMPILE_LIMITS = Limits(wall_time=60.0, cpu_time=60.0, memory=2 << 30, output=1 << 20, processes=256)
@@ -42,24 +43,6 @@ class CompileError(VerifyError):
     def __init__(self, message: str, log: str = "") -> None:
         super().__init__(message)
         self.log = log
-
-
-@dataclass(frozen=True)
-class Program:
-    language: str                 # key of languages.toml
-    source: Path                  # absolute path of the source file
-    flags: tuple[str, ...] = ()   # interpreter (or compiler) flags, scored as penalties
-    workdir: Path | None = None   # visible and writable in the sandbox (default: the source's folder)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "source", Path(self.source).absolute())
-        object.__setattr__(self, "flags", tuple(self.flags))
-        if self.workdir is not None:
-            object.__setattr__(self, "workdir", Path(self.workdir).absolute())
-
-    @property
-    def folder(self) -> Path:
-        return self.workdir or self.source.parent
 
 
 def _as_is(path: Path) -> Path:

@@ -15,7 +15,7 @@ from verify.challenges.maze.tournament import TournamentResult
 from verify.errors import VerifyError
 from verify.golf import Standing
 from verify.results import CaseResult
-from verify.runner import languages
+from verify.runner.languages import languages
 from verify.site.ahead import replay_built_ahead
 from verify.site.capture import OutputCapture
 from verify.site.desert import desert_replay

@@ -10,7 +10,7 @@ from verify.grading import LocalRunner
 from verify.runner import Limits
 
 REPO = Path(__file__).parent.parent
-ENTRIES = ["javascript", "perl-deaths", "python-golf", "perl-golf", "awk", "tcl"]
+ENTRIES = ["javascript", "perl-deaths", "python-golf", "perl-golf", "awk", "tcl", "perl-lrud-xy"]
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@
 (tests/benchmarks/bench_cli.py measures the time)."""
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -62,10 +63,17 @@ def test_the_runner_package_imports_a_name_s_module_when_the_name_is_used():
     assert "verify.runner.build" in _modules_after("from verify.runner import prepare")
 
 
-def test_every_public_name_of_the_runner_package_resolves():
+def test_every_public_name_of_the_runner_package_resolves_to_what_it_names():
+    """Even after every submodule is imported: a submodule becomes an attribute of its
+    package, so a public name may not be a submodule's name."""
+    import pkgutil
+    import types
+
     import verify.runner as runner
+    for module in pkgutil.iter_modules(runner.__path__):
+        importlib.import_module(f"verify.runner.{module.name}")
     for name in runner.__all__:
-        assert getattr(runner, name) is not None, name
+        assert not isinstance(getattr(runner, name), types.ModuleType), name
     try:
         runner.no_such_name  # noqa: B018
     except AttributeError as error:

@@ -18,9 +18,9 @@ from verify.errors import VerifyError
 from verify.golf import score_entry
 from verify.grading import LocalRunner
 from verify.grading.verdicts import run_verdict
-from verify.runner import Limits, MissingInterpreter, Program, languages, run_program
+from verify.runner import Limits, MissingInterpreter, Program, run_program
 from verify.runner.build import CompileError, prepare
-from verify.runner.languages import Language, expand, language_for_extension
+from verify.runner.languages import Language, expand, language_for_extension, languages
 from verify.runner.selftest import check_language
 from verify.verdict import Status, Verdict
 

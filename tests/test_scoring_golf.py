@@ -27,8 +27,8 @@ from verify.golf import (
 from verify.grading import LocalRunner
 from verify.report_escape import markdown
 from verify.reports.leaderboard import code_span, rank_report
-from verify.runner import Limits, languages
-from verify.runner.languages import codepage
+from verify.runner import Limits
+from verify.runner.languages import codepage, languages
 
 
 @pytest.mark.parametrize("flag, penalty", [

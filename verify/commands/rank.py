@@ -17,7 +17,8 @@ from verify.golf import Score, Standing, per_language, rank_standings, score_ent
 from verify.grading import Runner
 from verify.reports.leaderboard import rank_report
 from verify.results import CheckResult
-from verify.runner import Limits, languages
+from verify.runner import Limits
+from verify.runner.languages import languages
 
 
 def code_golf_contests(challenge: str | None) -> list[str]:

@@ -2,12 +2,14 @@
 
 Public API (see docs/runner.md): Program, Limits (DEFAULT_LIMITS), RunResult, prepare,
 Prepared, CompileError, FlagError, MissingInterpreter, run_program, run_prepared,
-Session, SessionError, languages, Isolation, resolve_isolation, current_isolation,
+Session, SessionError, Isolation, resolve_isolation, current_isolation,
 configure_isolation, isolation_name, SandboxUnavailable.
 
 `run_program`, `run_prepared`, `prepare` and `Session` take an optional keyword
 `isolation` (an `Isolation`, e.g. `resolve_isolation("bwrap")`); without it they run
-under the configured one (`configure_isolation`, else $VERIFY_SANDBOX).
+under the configured one (`configure_isolation`, else $VERIFY_SANDBOX). The table of
+languages is `verify.runner.languages.languages()` (a name the package cannot carry: it
+is also its submodule's).
 
 Each name is imported from its module when first used: `Program` and `Limits` are plain
 values that every contest names, and importing them must not import the sandbox, the
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from verify.runner.isolation import configure as configure_isolation
     from verify.runner.isolation import current as current_isolation
     from verify.runner.isolation import resolve as resolve_isolation
-    from verify.runner.languages import Language, MissingInterpreter, get_language, languages
+    from verify.runner.languages import Language, MissingInterpreter, get_language
     from verify.runner.limits import DEFAULT_LIMITS, Limits
     from verify.runner.paths import cache_root
     from verify.runner.program import Program
@@ -40,7 +42,7 @@ _EXPORTS = {
     "isolation_name": ("isolation", "isolation_name"), "configure_isolation": ("isolation", "configure"),
     "current_isolation": ("isolation", "current"), "resolve_isolation": ("isolation", "resolve"),
     "Language": ("languages", "Language"), "MissingInterpreter": ("languages", "MissingInterpreter"),
-    "get_language": ("languages", "get_language"), "languages": ("languages", "languages"),
+    "get_language": ("languages", "get_language"),
     "DEFAULT_LIMITS": ("limits", "DEFAULT_LIMITS"), "Limits": ("limits", "Limits"),
     "cache_root": ("paths", "cache_root"),
     "Program": ("program", "Program"),
@@ -50,7 +52,7 @@ _EXPORTS = {
 
 __all__ = ["DEFAULT_LIMITS", "CompileError", "FlagError", "Isolation", "Language", "Limits", "MissingInterpreter",
            "Prepared", "Program", "RunResult", "SandboxUnavailable", "Session", "SessionError", "cache_root",
-           "configure_isolation", "current_isolation", "get_language", "isolation_name", "languages", "prepare",
+           "configure_isolation", "current_isolation", "get_language", "isolation_name", "prepare",
            "resolve_isolation", "run_prepared", "run_program"]
 
 

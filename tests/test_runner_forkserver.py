@@ -33,20 +33,25 @@ step = functools.partial(run_alone, ahead=True, limits=LIMITS)
 alone = functools.partial(run_alone, ahead=False, limits=LIMITS)
 
 
-@pytest.fixture(params=[True, False], ids=["cgroup", "rlimits"])
-def accounting(request, use_isolation):
-    chosen = use_isolation("bwrap", cgroups=request.param)
+def _servers_under(use_isolation, cgroups: bool):
+    chosen = use_isolation("bwrap", cgroups=cgroups)
     if not forkserver.possible(chosen):
         pytest.skip("no fork server here (no verify-init or no C compiler)")
     forkserver.close_all()
-    yield request.param
+    yield cgroups
     forkserver.close_all()
 
 
+@pytest.fixture(params=[True, False], ids=["cgroup", "rlimits"])
+def accounting(request, use_isolation):
+    """Both accountings: a cgroup per step, or rlimits and a uid scan."""
+    yield from _servers_under(use_isolation, request.param)
+
+
 @pytest.fixture
-def cgroup(accounting):
-    if not accounting:
-        pytest.skip("one accounting mode is enough here")
+def cgroup(use_isolation):
+    """The default accounting only, for what does not depend on it."""
+    yield from _servers_under(use_isolation, True)
 
 
 def program(folder: Path, text: str, name: str = "step.sh") -> Program:

@@ -22,13 +22,10 @@ and are removed when verify exits; a server whose program folder changed is drop
 from __future__ import annotations
 
 import atexit
-import hashlib
 import os
 import secrets
 import select
-import shutil
 import subprocess
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
@@ -38,10 +35,9 @@ from pathlib import Path
 from verify.runner import reaper, warm
 from verify.runner.build import Prepared
 from verify.runner.cgroup import create_run_cgroup
+from verify.runner.helper import compiled_tool
 from verify.runner.isolation import Isolation
-from verify.runner.languages import find_program
 from verify.runner.limits import Limits
-from verify.runner.paths import cache_root
 from verify.runner.process import RunResult, StdoutConsumer, drive
 from verify.runner.sandbox import TMPFS_SIZE, UID_RANGE, Sandbox, is_system_path, running_as_root
 
@@ -52,7 +48,6 @@ READY_TIMEOUT = 10.0
 
 Key = tuple[Hashable, ...]
 
-_binaries: dict[tuple[str | None, ...], str] = {}
 _lock = threading.Lock()
 _idle: OrderedDict[Key, list[ForkServer]] = OrderedDict()
 _unsuitable: OrderedDict[Key, warm.Signature] = OrderedDict()   # folders that got no server, as they were
@@ -71,41 +66,7 @@ def possible(isolation: Isolation) -> bool:
 
 def binary() -> str | None:
     """verify-forkserver's path, compiled once into the cache (None without a C compiler)."""
-    environ = os.environ
-    where = (environ.get("VERIFY_CACHE"), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
-    known = _binaries.get(where)
-    if known is None or (known and not os.path.exists(known)):
-        known = _binaries[where] = _build() or ""
-    return known or None
-
-
-def _build() -> str | None:
-    source = SOURCE.read_bytes()
-    folder = cache_root() / "forkserver" / hashlib.sha256(source).hexdigest()[:16]
-    built = folder / "verify-forkserver"
-    if built.exists():
-        return str(built)
-    compiler = find_program(["cc", "gcc", "clang"])
-    if compiler is None:
-        return None
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
-    try:
-        made = subprocess.run([compiler, "-O2", "-o", str(staging / "verify-forkserver"), str(SOURCE)],
-                              stdin=subprocess.DEVNULL, capture_output=True)
-        if made.returncode != 0:
-            return None
-        os.chmod(staging, 0o755)
-        try:
-            os.rename(staging, folder)
-        except OSError:
-            if not built.exists():
-                return None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    for parent in (folder, folder.parent, folder.parent.parent):
-        os.chmod(parent, 0o755)
-    return str(built)
+    return compiled_tool(SOURCE, "forkserver", "verify-forkserver")
 
 
 class ServerUnavailable(Exception):

@@ -1,4 +1,4 @@
-"""verify-init (init_helper.c), compiled once into the cache with the system C compiler.
+"""verify-init (init_helper.c) and verify's other C tools, compiled once into the cache with the system C compiler.
 
 It is verify's own trusted source, built by verify itself (never by an entry), and
 kept in a folder named after the source's digest, so a changed helper is rebuilt.
@@ -17,25 +17,31 @@ from verify.runner.paths import cache_root
 
 HELPER_SOURCE = Path(__file__).with_name("init_helper.c")
 
-_helpers: dict[tuple[str | None, ...], str] = {}
+_built: dict[tuple[str | None, ...], str] = {}
 
 
 def helper_path() -> str | None:
     """verify-init's path; None without a C compiler (or with VERIFY_HELPER=none)."""
-    environ = os.environ
-    if environ.get("VERIFY_HELPER", "").lower() in ("none", "off", "0"):
+    if os.environ.get("VERIFY_HELPER", "").lower() in ("none", "off", "0"):
         return None
-    where = (environ.get("VERIFY_CACHE"), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
-    known = _helpers.get(where)
+    return compiled_tool(HELPER_SOURCE, "init", "verify-init")
+
+
+def compiled_tool(source: Path, kind: str, name: str) -> str | None:
+    """One of verify's own C tools (``source``), compiled once into ``<cache>/<kind>/<digest>/<name>``;
+    None without a C compiler. Remembered per cache location for the life of the process."""
+    environ = os.environ
+    where = (str(source), environ.get("VERIFY_CACHE"), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+    known = _built.get(where)
     if known is None or (known and not os.path.exists(known)):
-        known = _helpers[where] = _build_helper() or ""
+        known = _built[where] = _build(source, kind, name) or ""
     return known or None
 
 
-def _build_helper() -> str | None:
-    source = HELPER_SOURCE.read_bytes()
-    folder = cache_root() / "init" / hashlib.sha256(source).hexdigest()[:16]
-    binary = folder / "verify-init"
+def _build(source_path: Path, kind: str, name: str) -> str | None:
+    source = source_path.read_bytes()
+    folder = cache_root() / kind / hashlib.sha256(source).hexdigest()[:16]
+    binary = folder / name
     if binary.exists():
         return str(binary)
     compiler = find_program(["cc", "gcc", "clang"])
@@ -44,7 +50,7 @@ def _build_helper() -> str | None:
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
     try:
-        built = subprocess.run([compiler, "-O2", "-o", str(staging / "verify-init"), str(HELPER_SOURCE)],
+        built = subprocess.run([compiler, "-O2", "-o", str(staging / name), str(source_path)],
                                stdin=subprocess.DEVNULL, capture_output=True)
         if built.returncode != 0:
             return None

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from verify.challenges.contract import FuzzBudget, Fuzzer, InteractiveTask, TestCase
+from verify.challenges.contract import FuzzBudget, Fuzzer, InteractiveTask, StreamJudge, TestCase
 from verify.entries import Entry
 from verify.errors import VerifyError
 from verify.grading import Runner, grade_batch, grade_interactive
@@ -78,11 +78,12 @@ class EntryTarget:
             task = case_task(self.entry, work)
             if isinstance(task, Verdict):
                 return task
-            case, fuzzer = work, self.fuzzer
-            if fuzzer.judge(case) is not None:
-                task = replace(task, judge=lambda: fuzzer.judge(case) or self.entry.challenge.judge(
-                    self.entry.options, case))
-            work = task
+            case, fuzzer, contest_judge = work, self.fuzzer, task.judge
+
+            def judge() -> StreamJudge:
+                own = fuzzer.judge(case)
+                return own if own is not None else contest_judge()
+            work = replace(task, judge=judge)
         return grade_batch(self.runner, work, self.limits, self.entry.label).verdict
 
     def kind(self, verdict: Verdict) -> str:

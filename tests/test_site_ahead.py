@@ -97,7 +97,7 @@ def test_a_failing_hook_changes_no_verdict():
 def test_a_desert_check_with_html_uses_the_replays_built_during_its_runs(tmp_path, monkeypatch):
     entry = REPO / "submissions" / "desert" / "python-golf"
     checks = load_checks([entry], REPO / "testcases" / "desert", ["adjacent-*", "centre-start", "demo"])
-    captures = capture_outputs(checks, REPO / "testcases" / "desert")
+    captures = capture_outputs(checks)
     run_checks(LocalRunner(), checks, Limits(wall_time=30, cpu_time=30), jobs=2)
     assert len(checks[0].results) >= 3
     built = {}
@@ -113,6 +113,6 @@ def test_a_desert_check_with_html_uses_the_replays_built_during_its_runs(tmp_pat
         raise AssertionError("a replay built ahead was built again")
 
     monkeypatch.setattr(pages, "desert_replay", not_built_again)
-    write_site(tmp_path / "site", checks, captures, REPO / "testcases" / "desert")
+    write_site(tmp_path / "site", checks, captures)
     pages_written = list((tmp_path / "site" / "replays").rglob("*.html"))
     assert len(pages_written) == len(built)

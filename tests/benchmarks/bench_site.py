@@ -57,7 +57,7 @@ def _in_process(entries: list[str], folder: Path) -> tuple[float, float, int]:
     runs = time.perf_counter() - started
     ahead = sum(1 for capture in captures.values() if getattr(capture, "ahead", None) is not None)
     started = time.perf_counter()
-    write_site(folder, checks, captures, None)
+    write_site(folder, checks, captures)
     return runs, time.perf_counter() - started, ahead
 
 

@@ -80,6 +80,6 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
         write_output(path, check_report(checks, write_format) + "\n", f"{write_format} report")
     if html is not None:
         from verify.commands.site import write_site
-        write_site(html, checks, captures, testcases, fuzz=fuzz)
+        write_site(html, checks, captures)
     report = check_report(checks, fmt, failures_only=failures_only, compact=compact, width=width, colour=colour)
     return report, 0 if checks and all(c.passed for c in checks) else 1

@@ -56,6 +56,7 @@ class EntryCheck(CheckResult):
 
     entry: Entry | None = None
     tasks: list[Job] = field(default_factory=list)
+    cases: list[TestCase] = field(default_factory=list)   # the cases its program runs on (code golf)
 
 
 def default_testcases_root(entry: Entry, explicit: Path | None) -> Path | None:
@@ -95,10 +96,12 @@ def _fuzz_tasks(entry: Entry, count: int) -> list[Task]:
     return fuzz_tasks(entry, count)
 
 
-def _entry_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str], fuzz: int = 0) -> list[Job]:
+def _entry_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str],
+                 fuzz: int = 0) -> tuple[list[Job], list[TestCase]]:
     """What ``verify check`` runs for ``entry``: its program on each case, or its contest's tasks;
-    and ``fuzz`` generated ones (:mod:`verify.fuzz.cases`)."""
+    and ``fuzz`` generated ones (:mod:`verify.fuzz.cases`). With the cases they run on."""
     named: list[Job]
+    cases: list[TestCase] = []
     if entry.program is None:
         named = [*entry.challenge.entry_tasks(entry.options), *_fuzz_tasks(entry, fuzz)]
         if not named:
@@ -106,7 +109,8 @@ def _entry_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str], 
                               f"(see `verify koth {entry.challenge.name}`)")
     else:
         named = []
-        for case in [*cases_for(entry, testcases), *_fuzz_cases(entry, fuzz)]:
+        cases = [*cases_for(entry, testcases), *_fuzz_cases(entry, fuzz)]
+        for case in cases:
             task = case_task(entry, case)
             named.append(Blocked(case.name, task) if isinstance(task, Verdict) else task)
     if patterns:
@@ -117,7 +121,7 @@ def _entry_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str], 
             raise VerifyError(f"no case matches {', '.join(patterns)}")
     if not named:
         raise VerifyError("no test cases found (give --testcases DIR)")
-    return named
+    return named, cases
 
 
 def load_checks(paths: Iterable[Path], testcases: Path | None,
@@ -135,7 +139,7 @@ def load_checks(paths: Iterable[Path], testcases: Path | None,
             continue
         check = EntryCheck(entry.label, entry=entry)
         try:
-            check.tasks = _entry_tasks(entry, testcases, case_patterns, fuzz)
+            check.tasks, check.cases = _entry_tasks(entry, testcases, case_patterns, fuzz)
         except CaseFileError:           # a bad test-case file stops the command: one line, exit 2
             raise
         except VerifyError as error:
@@ -196,7 +200,7 @@ def _tasks_at(folder: Path, digest: str, testcases: Path | None, patterns: tuple
     if found != digest:
         raise WorkerMismatch(f"{folder}: the entry's files differ from the ones the check loaded "
                              "(a filesystem the workers share, unchanged during the check, is needed)")
-    return _entry_tasks(entry, testcases, patterns)
+    return _entry_tasks(entry, testcases, patterns)[0]
 
 
 def job_task(job: CaseJob) -> Job:

@@ -15,11 +15,10 @@ from verify.challenges.contract import BatchTask, Scoring, TestCase
 from verify.challenges.desert.map import DesertMap
 from verify.commands.cache import ResultCache, check_key
 from verify.commands.history import first_added
-from verify.commands.jobs import EntryCheck, cases_for, load_checks, run_checks
+from verify.commands.jobs import EntryCheck, load_checks, run_checks
 from verify.entries import find_entries
 from verify.errors import VerifyError
 from verify.files import FileRefused, make_output_folder, read_entry_file
-from verify.fuzz.cases import fuzz_cases
 from verify.golf import MAX_SOURCE_BYTES, Standing, rank_standings, score_entry
 from verify.grading import Runner
 from verify.results import CheckResult
@@ -45,12 +44,12 @@ def prepare_site(folder: Path) -> Path:
     return make_output_folder(folder, "site")
 
 
-def capture_outputs(checks: Sequence[EntryCheck], testcases: Path | None = None) -> Captures:
+def capture_outputs(checks: Sequence[EntryCheck]) -> Captures:
     """Wrap every batch task of ``checks`` so that its output is kept (bounded) for the site,
     and the replay of a desert case is built as soon as it is judged."""
     captures = Captures()
     for check in checks:
-        judged = _replay_ahead(check, testcases, captures.ahead)
+        judged = _replay_ahead(check, captures.ahead)
         for index, task in enumerate(check.tasks):
             if isinstance(task, BatchTask):
                 capture = captures[(id(check), task.name)] = OutputCapture()
@@ -58,15 +57,10 @@ def capture_outputs(checks: Sequence[EntryCheck], testcases: Path | None = None)
     return captures
 
 
-def _replay_ahead(check: EntryCheck, testcases: Path | None,
-                  ahead: ReplaysAhead) -> dict[str, Callable[[OutputCapture, Verdict], None]]:
+def _replay_ahead(check: EntryCheck, ahead: ReplaysAhead) -> dict[str, Callable[[OutputCapture, Verdict], None]]:
     """For each desert case of ``check`` (by name): what hands its replay to ``ahead`` once judged."""
     entry = check.entry
     if entry is None or entry.challenge.name != "desert" or entry.program is None:
-        return {}
-    try:
-        cases = cases_for(entry, testcases)
-    except VerifyError:         # the pages say why; nothing is built ahead
         return {}
     options = entry.options
 
@@ -76,7 +70,7 @@ def _replay_ahead(check: EntryCheck, testcases: Path | None,
             ahead.submit(capture, desert, verdict.stats, options.notation, options.order, options.deaths)
         return judged
 
-    return {case.name: hand_over(case) for case in cases}
+    return {case.name: hand_over(case) for case in check.cases}
 
 
 def _standing(check: EntryCheck, outcome: CheckResult) -> Standing:
@@ -94,8 +88,7 @@ def _standing(check: EntryCheck, outcome: CheckResult) -> Standing:
                     cases=len(outcome.results), entry=entry)
 
 
-def _entry_page(check: EntryCheck, outcome: CheckResult, captures: CaptureMap, testcases: Path | None,
-                standing_score: str, fuzz: int) -> EntryPage:
+def _entry_page(check: EntryCheck, outcome: CheckResult, captures: CaptureMap, standing_score: str) -> EntryPage:
     entry = check.entry
     if entry is None:
         return EntryPage(check.label, check.label, "?", passed=False, why_not=outcome.why_not, error=outcome.error)
@@ -111,20 +104,16 @@ def _entry_page(check: EntryCheck, outcome: CheckResult, captures: CaptureMap, t
             page.source_bytes = len(data)
             page.source = data.decode("utf-8", "replace")
             page.source_name = entry.source.name
-    try:
-        cases = ({case.name: case for case in [*cases_for(entry, testcases), *fuzz_cases(entry, fuzz)]}
-                 if entry.program is not None else {})
-    except VerifyError:
-        cases = {}
+    cases = {case.name: case for case in check.cases}
     page.runs = [CaseRun(result, cases.get(result.case), captures.get((id(check), result.case)))
                  for result in outcome.results]
     return page
 
 
-def write_site(folder: Path, checks: Sequence[EntryCheck], captures: CaptureMap, testcases: Path | None,
-               outcomes: dict[int, CheckResult] | None = None, fuzz: int = 0) -> None:
+def write_site(folder: Path, checks: Sequence[EntryCheck], captures: CaptureMap,
+               outcomes: dict[int, CheckResult] | None = None) -> None:
     """Leaderboards of the code-golf contests among ``checks``, a page per entry, the replays
-    (``fuzz``: the generated cases the check added, made again from their seeds)."""
+    (of the cases each check ran, its generated ones included)."""
     outcomes = outcomes or {}
     boards, pages = [], []
     by_contest: dict[str, list[EntryCheck]] = {}
@@ -144,8 +133,7 @@ def write_site(folder: Path, checks: Sequence[EntryCheck], captures: CaptureMap,
                   for s in standings}
         if golf:
             boards.append(GolfBoard(name, challenges.get(name).title, standings))
-        pages += [_entry_page(c, outcomes.get(id(c), c), captures, testcases, scores.get(c.label, ""), fuzz)
-                  for c in group]
+        pages += [_entry_page(c, outcomes.get(id(c), c), captures, scores.get(c.label, "")) for c in group]
     try:
         write_check_site(folder, boards, pages)
     finally:
@@ -175,11 +163,11 @@ def write_rank_site(folder: Path, runner: Runner, challenge: str | None, *, subm
             elif check.error is None:
                 outcomes[id(check)] = CheckResult(check.label, error=f"no result in {results} for the entry as it is")
     else:
-        captures = capture_outputs(checks, testcases)
+        captures = capture_outputs(checks)
         run_checks(runner, checks, limits, jobs)
         cache = ResultCache(cache_root() / "results")
         for check in checks:
             key = check_key(check, limits, isolation) if isolation is not None else None
             if key is not None:
                 cache.store(key, check)
-    write_site(folder, checks, captures, testcases, outcomes)
+    write_site(folder, checks, captures, outcomes)

@@ -57,6 +57,10 @@ class Entry:
     def flags(self) -> tuple[str, ...]:
         return self.program.flags if self.program else ()
 
+    def programs(self) -> list[Program]:
+        """Every program it runs: its own, or those of its contest's roles (built before anything runs)."""
+        return [self.program] if self.program is not None else list(self.challenge.programs(self.options))
+
 
 def entry_label(path: Path) -> str:
     path = Path(path)

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from verify.challenges.contract import BatchTask
-from verify.commands.jobs import Blocked, EntryCheck, entry_programs
+from verify.commands.jobs import Blocked, EntryCheck
 from verify.errors import VerifyError
 from verify.files import entry_folder_contents
 from verify.results import CheckResult, ResultsFormatError
@@ -81,7 +81,7 @@ def check_key(check: EntryCheck, limits: Limits, isolation: str) -> str | None:
                 digest.update(name + b"\0->" + item.target.encode("utf-8", "surrogateescape") + b"\0")
             else:
                 digest.update(name + b"\0" + data + b"\0")
-        tools = [[p.language, toolchain(p.language)] for p in entry_programs(entry)]
+        tools = [[p.language, toolchain(p.language)] for p in entry.programs()]
     except VerifyError:             # the folder changed since it was loaded, a tool vanished: nothing cached
         return None
     for task in check.tasks:

@@ -148,10 +148,6 @@ def load_checks(paths: Iterable[Path], testcases: Path | None,
     return checks
 
 
-def entry_programs(entry: Entry) -> list[Program]:
-    return [entry.program] if entry.program is not None else list(entry.challenge.programs(entry.options))
-
-
 def task_digest(task: Job) -> str:
     """What a task runs: its name, and its input and arguments (a batch run) or mode (a match)."""
     if isinstance(task, Blocked):
@@ -270,7 +266,7 @@ def run_checks(runner: Runner, checks: list[EntryCheck], limits: Limits, jobs: i
     grader = Grader(runner, executor)
     live = [c for c in checks if c.error is None and c.entry is not None]
     # Build first (once per program): the tasks then share the cached artefact.
-    programs = sorted({p for c in live if c.entry is not None for p in entry_programs(c.entry)}, key=str)
+    programs = sorted({p for c in live if c.entry is not None for p in c.entry.programs()}, key=str)
     builds = grader.map(build_program, programs, parallel)
     broken = {program: Verdict.from_dict(failure) for program, failure in zip(programs, builds, strict=True)
               if failure is not None}

@@ -60,9 +60,7 @@ class EntryTarget:
         self.budget = fuzzer.budget
 
     def programs(self) -> list[Program]:
-        if self.entry.program is not None:
-            return [self.entry.program]
-        return list(self.entry.challenge.programs(self.entry.options))
+        return self.entry.programs()
 
     def generate(self, rng: random.Random) -> Hashable:
         return self.fuzzer.generate(rng)

@@ -217,6 +217,19 @@ def entry_folder_contents(folder: Path) -> Iterator[tuple[EntryFile, bytes]]:
             yield item, read_entry_file(folder, item.relative, MAX_ENTRY_FOLDER_BYTES)
 
 
+SOURCE_SUFFIXES = (".py", ".toml", ".c", ".txt")
+
+
+def source_tree_digest(root: Path) -> str:
+    """The digest of a package's source (verify's own, or a contest's): its Python files and
+    the data files it ships, by relative path. Trusted code, read as it is on disk now."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in SOURCE_SUFFIXES and "__pycache__" not in path.parts and path.is_file():
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def folder_digest(folder: Path) -> str:
     """The digest of every file of an entry folder (a link: where it leads), read as
     :func:`entry_folder_contents` reads: what a worker elsewhere checks it sees the same."""

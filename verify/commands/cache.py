@@ -19,26 +19,15 @@ from pathlib import Path
 from verify.challenges.contract import BatchTask
 from verify.commands.jobs import Blocked, EntryCheck
 from verify.errors import VerifyError
-from verify.files import entry_folder_contents
+from verify.files import entry_folder_contents, source_tree_digest
 from verify.results import CheckResult, ResultsFormatError
 from verify.runner import Limits, get_language
 
 PACKAGE = Path(__file__).resolve().parent.parent
-SOURCE_SUFFIXES = (".py", ".toml", ".c", ".txt")
-
-
-def _tree_digest(root: Path) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
-        if path.suffix in SOURCE_SUFFIXES and "__pycache__" not in path.parts and path.is_file():
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
 @cache
 def package_digest() -> str:
     """The whole verify package's source (read once per process)."""
-    return _tree_digest(PACKAGE)
+    return source_tree_digest(PACKAGE)
 
 
 @cache
@@ -52,7 +41,7 @@ def _contest_digest(module_name: str) -> str:
         return ""
     if path.name != "__init__.py":          # a contest module of its own: only its file
         return hashlib.sha256(path.read_bytes()).hexdigest()
-    return _tree_digest(path.parent)
+    return source_tree_digest(path.parent)
 
 
 def toolchain(language_key: str) -> list[object]:

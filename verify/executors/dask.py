@@ -12,7 +12,6 @@ verdict like any other, never a retry. A worker also refuses the jobs of a clien
 """
 from __future__ import annotations
 
-import hashlib
 import threading
 import uuid
 from collections.abc import Callable, Sequence
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from verify.errors import VerifyError
+from verify.files import source_tree_digest
 from verify.grading import Grader, LocalRunner
 from verify.grading.executor import Done, ExecutorError
 from verify.runner.isolation import policy_from_environment, resolve
@@ -46,11 +46,7 @@ class OtherVerify(VerifyError):
 
 def read_source_digest() -> str:
     """The source of the verify package as it is on disk now."""
-    digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".toml", ".c", ".txt") and "__pycache__" not in path.parts and path.is_file():
-            digest.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return source_tree_digest(PACKAGE)
 
 
 _lock = threading.Lock()

@@ -219,3 +219,12 @@ def test_rank_by_chars_per_language_on_the_command_line(echo_submissions):
     assert [(board["language"], board["flags"]) for board in report["languages"]] == [("python", [])]
     refused = CliRunner().invoke(main, ["rank", "echo", "--by", "words"])
     assert refused.exit_code == 2 and "'words' is not one of 'bytes', 'chars'" in refused.output
+
+
+def test_the_site_s_leaderboard_scores_under_the_contest_s_flag_rule(echo_submissions, monkeypatch, tmp_path):
+    from verify.commands.site import write_rank_site
+    monkeypatch.setattr(type(challenges.get("echo")), "flag_rule", "language")
+    write_rank_site(tmp_path / "site", LocalRunner(), "echo", submissions=echo_submissions,
+                    testcases=ECHO / "testcases" / "echo", jobs=2, limits=Limits(wall_time=20, cpu_time=20))
+    page = next((tmp_path / "site").rglob("*unbuffered*.html")).read_text()
+    assert "38 (38 bytes + flags -u)" in page and "39 (38 bytes" not in page

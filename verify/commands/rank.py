@@ -9,11 +9,11 @@ from verify.challenges.contract import Scoring
 from verify.commands.cache import ResultCache, check_key
 from verify.commands.cache_admin import max_bytes_from_environment, prune_cache
 from verify.commands.check import results_cache, run_with_progress
-from verify.commands.history import first_added
-from verify.commands.jobs import EntryCheck, load_checks
-from verify.entries import Entry, find_entries
+from verify.commands.jobs import load_checks
+from verify.commands.standings import entry_standing
+from verify.entries import find_entries
 from verify.errors import VerifyError
-from verify.golf import Score, Standing, per_language, rank_standings, score_entry
+from verify.golf import Standing, per_language, rank_standings
 from verify.grading import Runner
 from verify.reports.leaderboard import rank_report
 from verify.results import CheckResult
@@ -84,25 +84,5 @@ def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Pa
             key = keys[id(check)]
             if key is not None and results is None:
                 cache.store(key, check)
-        standings.append(_standing(check, outcome, flag_rule))
+        standings.append(entry_standing(check, outcome, flag_rule))
     return rank_standings(standings, by)
-
-
-def _standing(check: EntryCheck, outcome: CheckResult, flag_rule: str = "penalty") -> Standing:
-    entry = check.entry
-    score, why_not = _score(entry, "" if outcome.passed else outcome.why_not, flag_rule)
-    return Standing(label=check.label, name=entry.name if entry else check.label,
-                    language=(entry.language or "") if entry else "", score=score, passed=outcome.passed,
-                    why_not=why_not, added=first_added(entry.folder) if entry else None,
-                    cases=len(outcome.results), entry=entry)
-
-
-def _score(entry: Entry | None, why_not: str, flag_rule: str) -> tuple[Score | None, str]:
-    """The entry's score, or None and why (a source changed since the entry loaded, a
-    character outside its language's code page)."""
-    if entry is None or entry.source is None:
-        return None, why_not
-    try:
-        return score_entry(entry, flag_rule), why_not
-    except VerifyError as error:
-        return None, str(error)

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from itertools import repeat
 from pathlib import Path
 
 from verify import challenges
 from verify.challenges.contract import BatchTask, Scoring, TestCase
 from verify.challenges.desert.map import DesertMap
 from verify.commands.cache import ResultCache, check_key
-from verify.commands.history import first_added
 from verify.commands.jobs import EntryCheck, load_checks, run_checks
+from verify.commands.standings import entry_standing
 from verify.entries import find_entries
-from verify.errors import VerifyError
 from verify.files import FileRefused, make_output_folder, read_entry_file
-from verify.golf import MAX_SOURCE_BYTES, Standing, rank_standings, score_entry
+from verify.golf import MAX_SOURCE_BYTES, rank_standings
 from verify.grading import Runner
 from verify.results import CheckResult
 from verify.runner import Limits, cache_root
@@ -73,21 +73,6 @@ def _replay_ahead(check: EntryCheck, ahead: ReplaysAhead) -> dict[str, Callable[
     return {case.name: hand_over(case) for case in check.cases}
 
 
-def _standing(check: EntryCheck, outcome: CheckResult) -> Standing:
-    """The entry's line on its leaderboard (as ``verify rank`` ranks it)."""
-    entry = check.entry
-    score, why_not = None, "" if outcome.passed else outcome.why_not
-    if entry is not None and entry.source is not None:
-        try:
-            score = score_entry(entry)
-        except VerifyError as error:
-            why_not = str(error)
-    return Standing(label=check.label, name=entry.name if entry else check.label,
-                    language=(entry.language or "") if entry else "", score=score, passed=outcome.passed,
-                    why_not=why_not, added=first_added(entry.folder) if entry else None,
-                    cases=len(outcome.results), entry=entry)
-
-
 def _entry_page(check: EntryCheck, outcome: CheckResult, captures: CaptureMap, standing_score: str) -> EntryPage:
     entry = check.entry
     if entry is None:
@@ -121,13 +106,12 @@ def write_site(folder: Path, checks: Sequence[EntryCheck], captures: CaptureMap,
         name = check.entry.challenge.name if check.entry is not None else ""
         by_contest.setdefault(name, []).append(check)
 
-    def standing(check: EntryCheck) -> Standing:
-        return _standing(check, outcomes.get(id(check), check))
-
     for name, group in by_contest.items():
         golf = bool(name) and challenges.get(name).scoring is Scoring.BYTES
+        flag_rule = challenges.get(name).flag_rule if name else "penalty"
         with ThreadPoolExecutor(STANDING_THREADS) as pool:     # each asks git when the entry was added
-            standings = rank_standings(list(pool.map(standing, group)))
+            standings = rank_standings(list(pool.map(entry_standing, group, [outcomes.get(id(c), c) for c in group],
+                                                     repeat(flag_rule))))
         scores = {s.label: (f"{s.score.total} ({s.score.source_bytes} bytes"
                             f"{' + flags ' + ' '.join(s.score.flags) if s.score.flags else ''})" if s.score else "")
                   for s in standings}

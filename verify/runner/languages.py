@@ -48,7 +48,7 @@ class Language:
     requires: tuple[str, ...] = ()          # files that must exist (a runtime outside PATH)
     install: str = ""                       # how to install it, said when it is missing
     bytes: str = "utf-8"                    # how a source's bytes are counted (BYTE_COUNTS)
-    codepage: str = ""                      # bytes = "codepage": the page's name (codepages/NAME.txt)
+    codepage: str = ""                      # bytes = "codepage": the name of its page in codepages.toml
 
     @property
     def compiled(self) -> bool:

@@ -82,6 +82,17 @@ class Isolation:
         return "rlimits"
 
 
+RLIMITS_DIFFERENCES = ("rlimits accounting: no cgroup counts this run's memory, processes and CPU, so "
+                       "a program over the memory or process limit may be judged runtime error or time "
+                       "limit here where a judge with a cgroup says memory limit or process limit")
+
+
+def differences(name: str) -> str:
+    """Which verdicts an isolation named `name` (an `Isolation.name`, as results carry it)
+    may give otherwise than the reference (a cgroup per run); "" when none may differ."""
+    return RLIMITS_DIFFERENCES if name.split("+")[-2:-1] == ["rlimits"] or name.endswith("+rlimits") else ""
+
+
 def landlock_abi() -> int:
     """The kernel's Landlock ABI version, 0 where there is none."""
     try:

@@ -14,10 +14,12 @@ v1 hierarchies on the machine this was built on), so no counter needs resetting.
 verify-init joins it through descriptors of its `cgroup.procs` files before it
 starts the program, which works inside bubblewrap too.
 
-Used by default where our own cgroups can be written (v1 with the memory, pids and
-cpuacct hierarchies, or v2 with memory and pids delegated to our cgroup);
-`VERIFY_CGROUP=off` turns it off. Any failure to make one means "no cgroup" for that
-run, and the run's `accounting` says so.
+Used by default where the machine gives us groups to write: v1 with the memory, pids and
+cpuacct hierarchies (as root), else v2 in a folder of our own that cgroup_delegation.py
+finds or asks systemd for, once per process and only when a run first needs a cgroup.
+Where none can be had, `unavailable_reason()` says why in one line. `VERIFY_CGROUP=off`
+turns cgroups off. Any failure to make one for a run means "no cgroup" for that run, and
+the run's `accounting` says so.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from verify.runner import reaper
+from verify.runner import cgroup_delegation, reaper
 
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
 
@@ -65,42 +67,58 @@ def cgroups_wanted() -> bool:
 
 @cache
 def probed_setup() -> CgroupSetup | None:
-    """This machine's per-run cgroup set-up, or None when none can be made here."""
+    """This machine's per-run cgroup set-up, or None when none can be made here (then
+    `unavailable_reason()` says why). The first call may move verify into a cgroup of its own."""
+    setup, _ = _probed()
+    return setup
+
+
+def unavailable_reason() -> str:
+    """Why no per-run cgroup can be had here, in one line; "" when one can."""
+    return _probed()[1]
+
+
+@cache
+def _probed() -> tuple[CgroupSetup | None, str]:
+    v1 = v1_setup(Path("/proc/self"))
+    if v1 is not None and _probe(v1):
+        return v1, ""
+    delegation = cgroup_delegation.acquire()
+    if delegation.parent is None:
+        return None, f"no cgroup v2 folder for run groups: {delegation.reason}"
+    v2 = CgroupSetup("v2", (("unified", delegation.parent),))
+    if not _probe(v2):
+        return None, f"a trial run group in {delegation.parent} ({delegation.how}) could not be made"
+    return v2, ""
+
+
+def v1_setup(proc_self: Path) -> CgroupSetup | None:
+    """The v1 set-up (our groups in the memory, pids and cpuacct hierarchies), or None."""
     try:
-        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
-        memberships = Path("/proc/self/cgroup").read_text().splitlines()
+        mounts = (proc_self / "mountinfo").read_text().splitlines()
+        memberships = (proc_self / "cgroup").read_text().splitlines()
     except OSError:
         return None
     v1_roots: dict[str, str] = {}
-    v2_root = None
     for mount in mounts:
         fields = mount.split()
+        if "-" not in fields:
+            continue
         separator = fields.index("-")
         fstype, options = fields[separator + 1], fields[separator + 3].split(",")
         if fstype == "cgroup":
             for controller in V1_CONTROLLERS:
                 if controller in options:
                     v1_roots.setdefault(controller, fields[4])
-        elif fstype == "cgroup2" and v2_root is None:
-            v2_root = fields[4]
-    candidates: list[CgroupSetup] = []
     v1_parents: dict[str, Path] = {}
     for line in memberships:
         _, controllers, path = line.split(":", 2)
         for controller in controllers.split(","):
             if controller in v1_roots:
                 v1_parents[controller] = Path(v1_roots[controller] + path)
-        if controllers == "" and v2_root:
-            folder = Path(v2_root + path)
-            try:
-                delegated = set((folder / "cgroup.subtree_control").read_text().split())
-            except OSError:
-                delegated = set()
-            if {"memory", "pids"} <= delegated:
-                candidates.append(CgroupSetup("v2", (("unified", folder),)))
-    if set(v1_parents) == set(V1_CONTROLLERS):
-        candidates.insert(0, CgroupSetup("v1", tuple((c, v1_parents[c]) for c in V1_CONTROLLERS)))
-    return next((setup for setup in candidates if _probe(setup)), None)
+    if set(v1_parents) != set(V1_CONTROLLERS):
+        return None
+    return CgroupSetup("v1", tuple((c, v1_parents[c]) for c in V1_CONTROLLERS))
 
 
 def _probe(setup: CgroupSetup) -> bool:

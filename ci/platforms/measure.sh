@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Usage: bash measure.sh PLATFORM SHARE OUT
+#
+# Measures verify on the machine it runs on, as the user who runs it: installs verify from
+# SHARE/src (a `git archive` of the commit under test, read-only is fine) and the Python
+# wheels in SHARE/wheels into a fresh venv (no network needed), runs the conformance suite
+# (ci/conformance.py, every isolation and accounting mode this machine offers) and
+# `verify check submissions/*/*` with its wall time, and writes OUT/PLATFORM.json, the
+# record ci/platforms/table.py reads. Its logs go beside it (OUT/PLATFORM.*.log).
+# Exit 0 when the record is written, whatever verify's verdicts were.
+set -euo pipefail
+platform=${1:?usage: measure.sh PLATFORM SHARE OUT}
+share=$(cd "${2:?usage: measure.sh PLATFORM SHARE OUT}" && pwd)
+out=$(mkdir -p "${3:?usage: measure.sh PLATFORM SHARE OUT}" && cd "$3" && pwd)
+log=$out/$platform
+work=$(mktemp -d "${TMPDIR:-/tmp}/verify-platform.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# verify's caches in the work folder: every platform starts cold, and nothing is left behind
+export VERIFY_CACHE=$work/cache XDG_CACHE_HOME=$work/xdg-cache PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+
+cp -r "$share/src" "$work/verify"
+install_rc=0
+{
+    python3 -m venv "$work/venv" &&
+    "$work/venv/bin/pip" install -q --no-index --find-links "$share/wheels" "$work/verify"
+} > "$log.install.log" 2>&1 || install_rc=$?
+cd "$work/verify"
+export PATH=$work/venv/bin:$PATH
+
+conformance_rc=-1
+check_rc=-1
+check_start=0
+check_end=0
+if [ "$install_rc" = 0 ]; then
+    conformance_rc=0
+    python3 ci/conformance.py --json "$work/conformance.json" > "$log.conformance.log" 2>&1 || conformance_rc=$?
+    check_start=$(date +%s.%N)
+    check_rc=0
+    # shellcheck disable=SC2086 # the entries are the glob's expansion
+    verify check submissions/*/* --format json > "$work/check.json" 2> "$log.check.log" || check_rc=$?
+    check_end=$(date +%s.%N)
+fi
+
+python3 - "$platform" "$out/$platform.json" "$work" "$share" "$install_rc" "$conformance_rc" "$check_rc" \
+    "$check_start" "$check_end" "$log" <<'PY'
+import json
+import os
+import platform as host
+import re
+import sys
+from pathlib import Path
+
+name, record, work, share, install_rc, conformance_rc, check_rc, start, end, log = sys.argv[1:]
+work_dir, share_dir = Path(work), Path(share)
+
+
+def load(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def last_line(path: str) -> str:
+    try:
+        lines = [line for line in Path(path).read_text(errors="replace").splitlines() if line.strip()]
+    except OSError:
+        return ""
+    return lines[-1] if lines else ""
+
+
+def read(path: str) -> str:
+    try:
+        return Path(path).read_text().strip()
+    except OSError:
+        return ""
+
+
+check = load(work_dir / "check.json")
+summary = check.get("summary", "") if isinstance(check, dict) else ""
+found = re.search(r"\(isolation: ([^)]*)\)", summary)
+isolation = (check.get("isolation") if isinstance(check, dict) else None) or (found.group(1) if found else "")
+cgroup_fs = os.popen("stat -fc %T /sys/fs/cgroup 2>/dev/null").read().strip()
+result = {
+    "platform": name,
+    "user": os.environ.get("USER") or os.popen("id -un").read().strip(),
+    "uid": os.getuid(),
+    "commit": read(str(share_dir / "commit")),
+    "kernel": host.release(),
+    "cgroup_fs": cgroup_fs,
+    "container": os.path.exists("/run/.containerenv") or os.path.exists("/.dockerenv"),
+    "install": {"rc": int(install_rc), "error": "" if install_rc == "0" else last_line(log + ".install.log")},
+    "conformance": {
+        "rc": int(conformance_rc),
+        "report": load(work_dir / "conformance.json"),
+        "error": last_line(log + ".conformance.log") if conformance_rc != "0" else "",
+    },
+    "check": {
+        "rc": int(check_rc),
+        "wall_seconds": round(float(end) - float(start), 1) if float(start) else None,
+        "summary": summary,
+        "isolation": isolation,
+        "error": last_line(log + ".check.log") if check_rc not in ("0", "1") else "",
+    },
+}
+Path(record).write_text(json.dumps(result, indent=1) + "\n")
+PY
+echo "measure: $platform as $(id -un): install rc=$install_rc, conformance rc=$conformance_rc, check rc=$check_rc ($out/$platform.json)"

@@ -137,16 +137,21 @@ def _open_inside(folder: Path, name: str) -> int:
 
 @dataclass(frozen=True)
 class EntryFile:
-    """One item of an entry folder: a regular file (``size``) or a symbolic link (``target``,
-    relative to the folder). Folders are walked, not listed."""
+    """One item of an entry folder: a regular file (``size``), a symbolic link (``target``:
+    where it leads, relative to the folder; ``link``: its text as written), or, when asked
+    for, a folder (``folder``). ``mode``: the permission bits (a copy keeps them)."""
 
     relative: str
     size: int = 0
     target: str | None = None
+    link: str | None = None
+    folder: bool = False
+    mode: int = 0
 
 
-def scan_entry_folder(folder: Path) -> list[EntryFile]:
-    """Every regular file and symbolic link of the entry folder, sorted by path.
+def scan_entry_folder(folder: Path, folders: bool = False) -> list[EntryFile]:
+    """Every regular file and symbolic link of the entry folder (and every folder in it, with
+    ``folders``), sorted by path.
 
     Raises :class:`FileRefused` for a FIFO, socket or device, a symbolic link leading out
     of the folder (or to nothing, or to a special file), and a folder with more than
@@ -174,18 +179,21 @@ def scan_entry_folder(folder: Path) -> list[EntryFile]:
                 raise FileRefused(f"{shown_name(relative)}: cannot read it: {error.strerror}") from None
             mode = info.st_mode
             if stat.S_ISLNK(mode):
-                found.append(EntryFile(relative, target=_link_target(root, relative, child.path)))
+                found.append(EntryFile(relative, target=_link_target(root, relative, child.path),
+                                       link=_link_text(relative, child.path)))
             elif stat.S_ISDIR(mode):
                 if depth + 1 > MAX_ENTRY_FOLDER_DEPTH:
                     raise FileRefused(f"{shown_name(relative)} is more than {MAX_ENTRY_FOLDER_DEPTH} "
                                       "folders deep")
                 pending.append((child.path, relative + "/", depth + 1))
+                if folders:
+                    found.append(EntryFile(relative, folder=True, mode=stat.S_IMODE(mode)))
             elif stat.S_ISREG(mode):
                 size = info.st_size
                 total += size
                 if total > MAX_ENTRY_FOLDER_BYTES:
                     raise FileRefused(f"the entry folder holds more than {size_text(MAX_ENTRY_FOLDER_BYTES)}")
-                found.append(EntryFile(relative, size=size))
+                found.append(EntryFile(relative, size=size, mode=stat.S_IMODE(mode)))
             else:
                 raise FileRefused(f"{shown_name(relative)} is {kind_of(mode)} (an entry folder may hold "
                                   "only regular files, folders and symbolic links to them inside it)")
@@ -207,14 +215,77 @@ def _link_target(root: str, relative: str, path: str) -> str:
     return target[len(root.rstrip("/")) + 1:]
 
 
+def _link_text(relative: str, path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError as error:        # replaced since it was listed
+        raise FileRefused(f"{shown_name(relative)}: cannot read the link: {error.strerror}") from None
+
+
 def entry_folder_contents(folder: Path) -> Iterator[tuple[EntryFile, bytes]]:
-    """Each item of :func:`scan_entry_folder` with its bytes (a link: no bytes), read as
-    :func:`read_entry_file` reads: for digests of the whole folder."""
-    for item in scan_entry_folder(folder):
-        if item.target is not None:
+    """Each item of :func:`scan_entry_folder` (folders included) with its bytes (a link or a
+    folder: none), read as :func:`read_entry_file` reads: for digests of the whole folder."""
+    for item in scan_entry_folder(folder, folders=True):
+        if item.target is not None or item.folder:
             yield item, b""
         else:
             yield item, read_entry_file(folder, item.relative, MAX_ENTRY_FOLDER_BYTES)
+
+
+# ---------------------------------------------------------------- digests of trees
+
+def _name(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+class TreeDigest:
+    """SHA-256 of a sequence of typed items (a file, a link, a folder...), each field prefixed
+    by its length and each item by its kind and number of fields: the encoding can be read
+    back, so two different sequences never give one digest (no byte moves from a name to a
+    content, from one file to the next, or from a link to a file)."""
+
+    FILE, LINK, FOLDER = b"file", b"link", b"folder"
+
+    def __init__(self, purpose: str):
+        self._hash = hashlib.sha256()
+        self._field(_name(purpose))
+
+    def _field(self, data: bytes) -> None:
+        self._hash.update(len(data).to_bytes(8, "big"))
+        self._hash.update(data)
+
+    def item(self, kind: bytes, *fields: bytes) -> None:
+        self._field(kind)
+        self._hash.update(len(fields).to_bytes(8, "big"))
+        for value in fields:
+            self._field(value)
+
+    def file(self, name: str, mode: int, data: bytes) -> None:
+        self.item(self.FILE, _name(name), b"%o" % mode, data)
+
+    def hexdigest(self) -> str:
+        return self._hash.hexdigest()
+
+
+def add_entry_folder(digest: TreeDigest, folder: Path) -> None:
+    """Every item of an entry folder into ``digest``, read as :func:`entry_folder_contents`
+    reads: a file's path, permission bits and bytes; a link's path and text; a folder's path
+    and permission bits (an empty folder too)."""
+    for item, data in entry_folder_contents(folder):
+        if item.folder:
+            digest.item(TreeDigest.FOLDER, _name(item.relative), b"%o" % item.mode)
+        elif item.link is not None:
+            digest.item(TreeDigest.LINK, _name(item.relative), _name(item.link))
+        else:
+            digest.file(item.relative, item.mode, data)
+
+
+def folder_digest(folder: Path) -> str:
+    """The digest of an entry folder (:func:`add_entry_folder`): what a worker elsewhere
+    checks it sees the same."""
+    digest = TreeDigest("verify entry folder")
+    add_entry_folder(digest, folder)
+    return digest.hexdigest()
 
 
 SOURCE_SUFFIXES = (".py", ".toml", ".c", ".txt")
@@ -223,22 +294,51 @@ SOURCE_SUFFIXES = (".py", ".toml", ".c", ".txt")
 def source_tree_digest(root: Path) -> str:
     """The digest of a package's source (verify's own, or a contest's): its Python files and
     the data files it ships, by relative path. Trusted code, read as it is on disk now."""
-    digest = hashlib.sha256()
+    digest = TreeDigest("verify source tree")
     for path in sorted(root.rglob("*")):
         if path.suffix in SOURCE_SUFFIXES and "__pycache__" not in path.parts and path.is_file():
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+            digest.file(str(path.relative_to(root)), 0, path.read_bytes())
     return digest.hexdigest()
 
 
-def folder_digest(folder: Path) -> str:
-    """The digest of every file of an entry folder (a link: where it leads), read as
-    :func:`entry_folder_contents` reads: what a worker elsewhere checks it sees the same."""
-    digest = hashlib.sha256()
-    for item, data in entry_folder_contents(folder):
-        name = item.relative.encode("utf-8", "surrogateescape")
-        target = b"->" + item.target.encode("utf-8", "surrogateescape") if item.target is not None else b""
-        digest.update(name + b"\0" + target + data + b"\0")
-    return digest.hexdigest()
+def add_trusted_folder(digest: TreeDigest, root: Path) -> None:
+    """Every item below ``root`` (a test-case folder: the organiser's files, not an entry's)
+    into ``digest``: files with their bytes, links as their text (never followed), folders,
+    and anything else by its name and kind (never opened). One that cannot be read is an
+    :class:`InputError`."""
+    def refuse(error: OSError) -> None:
+        raise InputError(f"{error.filename}: cannot list it: {error.strerror}")
+
+    for directory, folders, files in os.walk(root, onerror=refuse):
+        folders.sort()
+        relative = os.path.relpath(directory, root)
+        digest.item(TreeDigest.FOLDER, _name(relative), b"")
+        links = [name for name in folders if os.path.islink(os.path.join(directory, name))]
+        for name in sorted(files + links):      # (a link to a folder is listed among the folders)
+            path = os.path.join(directory, name)
+            shown = os.path.join(relative, name)
+            try:
+                info = os.lstat(path)
+                if stat.S_ISLNK(info.st_mode):
+                    digest.item(TreeDigest.LINK, _name(shown), _name(os.readlink(path)))
+                elif stat.S_ISREG(info.st_mode):
+                    digest.file(shown, stat.S_IMODE(info.st_mode), _read_regular(path))
+                else:
+                    digest.item(b"other", _name(shown), _name(kind_of(info.st_mode)))
+            except OSError as error:
+                raise InputError(f"{path}: cannot read it: {error.strerror}") from None
+
+
+def _read_regular(path: str) -> bytes:
+    """The bytes of a regular file, opened without following a link or waiting on a FIFO
+    (either swapped in since it was listed is refused)."""
+    fd = os.open(path, _OPEN_FILE)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file any more")
+        return b"".join(iter(lambda: os.read(fd, READ_CHUNK), b""))
+    finally:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------- files given on the command line

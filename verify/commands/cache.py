@@ -1,10 +1,12 @@
 """Checks kept between runs, under the digest of everything their outcome depends on.
 
-The key covers: the entry's files (read as at load time), what each task runs (name,
-input, arguments), the source of the whole ``verify`` package and of the contest's own
-package when it lives outside it, the compilers and interpreters the entry's programs
-use (their resolved paths, sizes and modification times: an upgrade changes them),
-the isolation, and the limits. Any change to any of them is a miss.
+The key covers: the entry's files (read as at load time; each file, link and folder with
+its kind, path, mode and bytes or text), every file of the contest's test-case folder,
+what each task runs (name, input, arguments, limits), the source of the whole ``verify``
+package and of the contest's own package when it lives outside it, the compilers and
+interpreters the entry's programs use (their resolved paths, sizes and modification
+times: an upgrade changes them), the isolation, and the limits. Any change to any of
+them is a miss.
 """
 from __future__ import annotations
 
@@ -17,13 +19,15 @@ from functools import cache
 from pathlib import Path
 
 from verify.challenges.contract import BatchTask
-from verify.commands.jobs import Blocked, EntryCheck
+from verify.commands.jobs import Blocked, EntryCheck, default_testcases_root
 from verify.errors import VerifyError
-from verify.files import entry_folder_contents, source_tree_digest
+from verify.files import TreeDigest, add_entry_folder, add_trusted_folder, source_tree_digest
 from verify.results import CheckResult, ResultsFormatError
 from verify.runner import Limits, get_language
 
 PACKAGE = Path(__file__).resolve().parent.parent
+
+
 @cache
 def package_digest() -> str:
     """The whole verify package's source (read once per process)."""
@@ -57,30 +61,37 @@ def toolchain(language_key: str) -> list[object]:
     return found
 
 
-def check_key(check: EntryCheck, limits: Limits, isolation: str) -> str | None:
-    """The cache key of a whole check, or None when it must not be cached."""
+def check_key(check: EntryCheck, limits: Limits, isolation: str, testcases: Path | None = None) -> str | None:
+    """The cache key of a whole check, or None when it must not be cached. ``testcases``: the
+    check's --testcases folder (None: the contest's default one); every file in it counts,
+    since a judge may read more than each case's input (an expected output beside it).
+
+    Every field is typed and length-prefixed (:class:`verify.files.TreeDigest`): two checks
+    that differ in anything hashed never share a key."""
     entry = check.entry
     if check.error is not None or entry is None:
         return None
-    digest = hashlib.sha256()
+    digest = TreeDigest("verify check key")
     try:
-        for item, data in entry_folder_contents(entry.folder):
-            name = item.relative.encode("utf-8", "surrogateescape")
-            if item.target is not None:     # a link inside the folder: where it leads
-                digest.update(name + b"\0->" + item.target.encode("utf-8", "surrogateescape") + b"\0")
-            else:
-                digest.update(name + b"\0" + data + b"\0")
+        add_entry_folder(digest, entry.folder)
+        cases = default_testcases_root(entry, testcases) if entry.program is not None else None
+        if cases is not None:
+            digest.item(b"cases")
+            add_trusted_folder(digest, cases)
         tools = [[p.language, toolchain(p.language)] for p in entry.programs()]
     except VerifyError:             # the folder changed since it was loaded, a tool vanished: nothing cached
         return None
     for task in check.tasks:
-        digest.update(task.name.encode("utf-8", "surrogateescape") + b"\0")
-        if isinstance(task, BatchTask):
-            digest.update(task.stdin + b"\0" + json.dumps(task.args).encode() + b"\0")
-        elif isinstance(task, Blocked):
-            digest.update(json.dumps(task.verdict.to_dict()).encode())
-    digest.update(json.dumps([package_digest(), _contest_digest(type(entry.challenge).__module__), tools,
-                              isolation, repr(limits), sys.version]).encode())
+        name = task.name.encode("utf-8", "surrogateescape")
+        if isinstance(task, Blocked):
+            digest.item(b"blocked", name, json.dumps(task.verdict.to_dict()).encode())
+        elif isinstance(task, BatchTask):
+            digest.item(b"batch", name, task.stdin, json.dumps(task.args).encode(), repr(task.limits).encode(),
+                        b"strict" if task.strict_exit else b"lenient")
+        else:
+            digest.item(b"match", name, repr((task.persistent, task.limits, task.step_timeout)).encode())
+    digest.item(b"context", json.dumps([package_digest(), _contest_digest(type(entry.challenge).__module__),
+                                        tools, isolation, repr(limits), sys.version]).encode())
     return digest.hexdigest()[:32]
 
 

@@ -71,7 +71,7 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
     if not cases and not fuzz and isolation is not None:   # a whole check is what `verify rank` needs
         stores = [results_cache()] + ([ResultCache(results_dir)] if results_dir is not None else [])
         for entry_check in checks:
-            key = check_key(entry_check, limits, isolation)
+            key = check_key(entry_check, limits, isolation, testcases)
             if key is not None:
                 for store in stores:
                     store.store(key, entry_check)

@@ -63,7 +63,7 @@ def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Pa
     with ``results`` nothing runs: the checks come from that folder."""
     checks = load_checks(find_entries(submissions, challenge), testcases)
     cache = ResultCache(results) if results is not None else results_cache()
-    keys = {id(c): check_key(c, limits, runner.isolation) for c in checks}
+    keys = {id(c): check_key(c, limits, runner.isolation, testcases) for c in checks}
     outcomes: dict[int, CheckResult] = {}
     for check in checks:
         key = keys[id(check)]

@@ -140,7 +140,7 @@ def write_rank_site(folder: Path, runner: Runner, challenge: str | None, *, subm
     if results is not None:
         store = ResultCache(results)
         for check in checks:
-            key = check_key(check, limits, isolation) if isolation is not None else None
+            key = check_key(check, limits, isolation, testcases) if isolation is not None else None
             hit = store.load(key) if key is not None else None
             if hit is not None and hit.label == check.label:
                 outcomes[id(check)] = hit
@@ -151,7 +151,7 @@ def write_rank_site(folder: Path, runner: Runner, challenge: str | None, *, subm
         run_checks(runner, checks, limits, jobs)
         cache = ResultCache(cache_root() / "results")
         for check in checks:
-            key = check_key(check, limits, isolation) if isolation is not None else None
+            key = check_key(check, limits, isolation, testcases) if isolation is not None else None
             if key is not None:
                 cache.store(key, check)
     write_site(folder, checks, captures, outcomes)

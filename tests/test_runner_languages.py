@@ -20,7 +20,7 @@ from verify.grading import LocalRunner
 from verify.grading.verdicts import run_verdict
 from verify.runner import Limits, MissingInterpreter, Program, run_program
 from verify.runner.build import CompileError, prepare
-from verify.runner.languages import Language, expand, language_for_extension, languages
+from verify.runner.languages import Language, error_line_of, expand, language_for_extension, languages
 from verify.runner.selftest import check_language
 from verify.verdict import Status, Verdict
 
@@ -313,3 +313,131 @@ def test_template_haskell_runs_at_build_time_in_the_sandbox_and_cannot_read_host
         assert "secret.txt" in error.value.log
     finally:
         shutil.rmtree(secret.parent)
+
+
+# --- no fixed /tmp path: caches and output folders are the run's own ----------------------
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+
+
+def test_no_language_names_a_fixed_tmp_path():
+    """A run without a private /tmp (--sandbox none as a normal user) cannot write a shared
+    /tmp/go-cache: a language's caches and output folders are its run's ({tmp}, its TMPDIR)."""
+    with languages_module.TABLE_PATH.open("rb") as table:
+        raw = tomllib.load(table)
+    named = [(key, text) for key, fields in raw.items() for text in _strings(fields) if "/tmp" in text]
+    assert named == []
+    assert languages()["go"].env["GOCACHE"] == "{tmp}/go-cache"
+
+
+# --- where each language's error line is ----------------------------------------------------
+
+JAVA_FAILS = ("public class Main { public static void main(String[] a) { System.err.println(\"noise\");"
+              " int[] x = new int[2]; System.out.println(x[a.length + 3]); } }\n")
+SHELL_FAILS = "echo noise >&2\nfail() { echo 'bad input here' >&2; exit 3; }\nfail\n"
+FAILING = {
+    # language: (a program that fails, what its runtime error must quote)
+    "python": ("import sys\nsys.stderr.write('noise\\n')\ndef f(x):\n    return x + None\nf(1)\n",
+               "TypeError: unsupported operand type(s) for +: 'int' and 'NoneType'"),
+    "vyxal": ("`raise ValueError('boom here')`†", "ValueError: boom here"),
+    "perl": ("warn \"noise\\n\";\ndie \"bad input here\\n\";\n", "bad input here"),
+    "javascript": ("console.error('noise');\nfunction f(x) { return x.y.z; }\nf({});\n",
+                   "TypeError: Cannot read properties of undefined (reading 'z')"),
+    "bash": (SHELL_FAILS, "bad input here"),
+    "zsh": (SHELL_FAILS, "bad input here"),
+    "dash": (SHELL_FAILS, "bad input here"),
+    "awk": ("BEGIN { x = 1 / 0 }\n", "division by zero attempted"),
+    "sed": ("s/a/b/q\n", "unknown option to `s'"),
+    "tcl": ("puts stderr noise\nputs $x\n", "can't read \"x\": no such variable"),
+    "ruby": ("$stderr.puts 'noise'\na = [1, nil]\nputs a.sum\n", "nil can't be coerced into Integer (TypeError)"),
+    "lua": ("io.stderr:write('noise\\n')\nlocal t = nil\nprint(t.x)\n", "attempt to index a nil value (local 't')"),
+    "php": ("<?php\nfunction f($x) { return intdiv($x, 0); }\necho f(1);\n",
+            "Uncaught DivisionByZeroError: Division by zero"),
+    "scheme": ("(display (car '()))\n", "Wrong type (expecting pair): ()"),
+    "forth": (": f 1 0 / ; f bye\n", "Division by zero"),
+    "elixir": ("defmodule M do\n  def f(x), do: x + nil\nend\nIO.puts M.f(1)\n",
+               "** (ArithmeticError) bad argument in arithmetic expression"),
+    "r": ("f <- function(x) stop('a message long enough that R puts it on a line of its own below')\nf(1)\n",
+          "Error in f(1) : a message long enough that R puts it on a line of its own below"),
+    "c": ("#include <assert.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n"
+          "  fprintf(stderr, \"noise\\n\");\n  assert(argc == 5);\n  return 0;\n}\n", "Assertion `argc == 5' failed"),
+    "c++": ("#include <iostream>\n#include <stdexcept>\nint main() { std::cerr << \"noise\\n\";"
+            " throw std::runtime_error(\"boom here\"); }\n", "boom here"),
+    "java": (JAVA_FAILS, "Exception in thread \"main\" java.lang.ArrayIndexOutOfBoundsException: Index 3"),
+    "rust": ("fn main() { eprintln!(\"noise\"); let v: Vec<i32> = vec![]; let i = std::env::args().count() + 4;"
+             " println!(\"{}\", v[i]); }\n", "index out of bounds: the len is 0 but the index is 5"),
+    "go": ("package main\nimport (\"fmt\"; \"os\")\nfunc main() { fmt.Fprintln(os.Stderr, \"noise\"); var a []int;"
+           " fmt.Println(a[len(os.Args) + 4]) }\n", "panic: runtime error: index out of range [5] with length 0"),
+    "haskell": ("main :: IO ()\nmain = error \"boom here\"\n", "main: boom here"),
+    "ocaml": ("let () = Printexc.record_backtrace true; prerr_endline \"noise\"; print_int (List.hd [])\n", "Fatal error: exception Failure(\"hd\")"),
+}
+# exit code 0 after every error of their own: their runs never end in a runtime error to quote
+NEVER_FAIL = {"dc", "bc"}
+ERROR_LIMITS = Limits(wall_time=60.0, cpu_time=30.0)
+
+
+def test_every_language_has_a_failing_program_here_or_a_reason():
+    assert set(FAILING) | NEVER_FAIL == set(languages())
+
+
+@pytest.mark.parametrize("key", sorted(FAILING))
+def test_a_runtime_error_quotes_the_line_where_the_language_says_what_went_wrong(key, entry_folder):
+    """Each language's real error output: the message quotes its error line (Ruby's is its
+    first, Node's follows a caret, R's goes on indented lines), not the stack or the noise
+    printed before it."""
+    language = installed(key)
+    text, wanted = FAILING[key]
+    source = entry_folder / f"fails.{language.extensions[0]}"
+    source.write_text(text)
+    source.chmod(0o644)
+    result = run_program(Program(key, source), limits=ERROR_LIMITS)
+    verdict = run_verdict(result, ERROR_LIMITS, None, Verdict.accept, strict_exit=True, language=key)
+    assert verdict.status is Status.RUNTIME_ERROR, (verdict, result.stderr_tail)
+    assert verdict.message.endswith(wanted) or wanted in verdict.message, (verdict.message, result.stderr_tail)
+    if language.error_line != "last":       # the field matters: the last line is something else
+        assert wanted not in error_line_of("last", result.stderr_head, result.stderr_tail)
+
+
+def test_the_error_line_rules():
+    head = "noise\nfirst error\n  detail\n"
+    assert error_line_of("first", head, "…tail\nlast words\n\n") == "noise"
+    assert error_line_of("last", head, "…tail\nlast words\n\n") == "last words"
+    assert error_line_of("first", "", "only the tail\nkept") == "only the tail"     # a session keeps no head
+    # a pattern: its last match in the tail, its first group when it has one, as one line
+    assert error_line_of(r"^Error (.*)\n +.*", "", "Error one\n  a\nError two\n  b\n") == "two"
+    assert error_line_of(r"^Error .*(?:\n +.*)*", "", "x\nError two\n  b\n  c\nend\n") == "Error two b c"
+    # not in the tail (a long stack trace pushed it out): in the head
+    assert error_line_of(r"^Exception in .*", "Exception in thread main\n\tat a\n", "\tat z\n") == \
+        "Exception in thread main"
+    assert error_line_of(r"^panic: .*", "", "no match at all\nlast\n") == "last"
+    assert error_line_of("last", "", "  \n\n") == ""
+    assert len(error_line_of("last", "", "x" * 5000)) == languages_module.QUOTED_ERROR
+
+
+@pytest.mark.parametrize("body, message", [
+    ('error_line = "("\n', r"error_line: not a regular expression"),
+    ('error_line = ""\n', 'error_line: expected "first", "last" or a regular expression'),
+    ('compile = ["cc", "-o", "{tmp}/x"]\n', r"compile: unknown placeholder {tmp}"),
+    ('run = ["x", "{sourc}"]\n', r"run: unknown placeholder {sourc}"),
+])
+def test_a_bad_error_line_or_placeholder_is_one_line(tmp_path, monkeypatch, body, message):
+    table = write_table(tmp_path, "")
+    text = table.read_text()
+    text = text.replace('run = ["x"]\n', "") if body.startswith("run") else text
+    table.write_text(text + body)
+    monkeypatch.setattr(languages_module, "TABLE_PATH", table)
+    languages_module.languages.cache_clear()
+    try:
+        with pytest.raises(VerifyError, match=r"^languages\.toml: \[x\] " + message.replace("(", r"\(")
+                           .replace("{", r"\{").replace("}", r"\}")):
+            languages_module.languages()
+    finally:
+        languages_module.languages.cache_clear()

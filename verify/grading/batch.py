@@ -51,7 +51,7 @@ def grade_batch(runner: Runner, task: BatchTask, limits: Limits, entry: str = ""
         result = runner.run(task.program, stdin=task.stdin, args=task.args, limits=limits, on_stdout=judge.feed)
     except (VerifyError, OSError) as error:
         return CaseResult(entry, task.name, start_failure(error))
-    verdict = run_verdict(result, limits, judge.early, judge.finish, task.strict_exit)
+    verdict = run_verdict(result, limits, judge.early, judge.finish, task.strict_exit, language=task.program.language)
     return CaseResult(entry, task.name, verdict, time=result.wall_time, memory=result.peak_memory,
                       cpu_time=result.cpu_time, isolation=result.isolation, stdout_bytes=result.stdout_bytes)
 

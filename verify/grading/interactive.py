@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from verify.challenges.contract import Ask, InteractiveTask, Reply
 from verify.errors import VerifyError
 from verify.grading.runners import ProgramSession, Runner
-from verify.grading.verdicts import judge_crash, last_line, run_verdict, start_failure
+from verify.grading.verdicts import judge_crash, quoted_error, run_verdict, start_failure
 from verify.results import CaseResult
 from verify.runner import Limits, Program, SessionError
 from verify.verdict import Verdict
@@ -45,7 +45,8 @@ class PerStepAsker:
             return Reply(failure=start_failure(error).summary())
         self.peak_memory = max(self.peak_memory, result.peak_memory)
         self.cpu_time += result.cpu_time
-        verdict = run_verdict(result, self.limits, None, Verdict.accept, strict_exit=True)
+        verdict = run_verdict(result, self.limits, None, Verdict.accept, strict_exit=True,
+                              language=self.program.language)
         if not verdict.accepted:
             return Reply(failure=verdict.summary())
         output = result.stdout or b""
@@ -88,7 +89,8 @@ class PersistentAsker:
         except SessionError as error:
             self.close()
             self.restarts += 1
-            return Reply(failure=f"{error.reason}: {error}{last_line(error.stderr_tail)}")
+            quoted = quoted_error(self.program.language, "", error.stderr_tail)
+            return Reply(failure=f"{error.reason}: {error}{quoted}")
         return Reply(line.decode("ascii", "replace"))
 
 

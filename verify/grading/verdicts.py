@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from verify.errors import VerifyError
 from verify.runner import CompileError, Limits, MissingInterpreter, RunResult
+from verify.runner.languages import error_line_of, languages
 from verify.sizes import size
 from verify.verdict import Status, Verdict
 
@@ -44,15 +45,20 @@ def start_failure(error: Exception) -> Verdict:
     raise error
 
 
-def last_line(text: str) -> str:
-    """``": <last non-blank line>"`` of a stderr tail (cut to 200 characters), or ""."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    return f": {lines[-1].strip()[:200]}" if lines else ""
+def quoted_error(language: str, head: str, tail: str) -> str:
+    """``": <the line of stderr saying what went wrong>"``, where the language's ``error_line``
+    (languages.toml) says it is, or "" when stderr is blank. ``head`` and ``tail``: the first
+    and last bytes of stderr kept ("" for a head not kept)."""
+    known = languages().get(language)
+    found = known.find_error_line(head, tail) if known is not None else error_line_of("last", head, tail)
+    return f": {found}" if found else ""
 
 
-def limit_verdict(result: RunResult, limits: Limits) -> Verdict | None:
-    """The verdict of a run stopped by a limit or a signal, or None when it ended by itself."""
+def limit_verdict(result: RunResult, limits: Limits, language: str = "") -> Verdict | None:
+    """The verdict of a run stopped by a limit or a signal, or None when it ended by itself;
+    ``language``: the program's (its error line is quoted; "": the last line of stderr)."""
     tail = result.stderr_tail.strip()
+    quoted = quoted_error(language, result.stderr_head, result.stderr_tail)
     if result.limit == "output":
         return Verdict(Status.OUTPUT_LIMIT, f"printed more than {size(limits.output)}")
     if result.limit == "time":
@@ -66,20 +72,21 @@ def limit_verdict(result: RunResult, limits: Limits) -> Verdict | None:
         return Verdict(Status.MEMORY_LIMIT, f"the memory limit ({size(limits.memory)}) stopped it: "
                        f"the kernel refused or reclaimed memory beyond it{seen}", tail)
     if result.limit == "processes":
-        return Verdict(Status.RUNTIME_ERROR, f"hit the process limit ({limits.processes} processes)"
-                       + last_line(tail), tail)
+        return Verdict(Status.RUNTIME_ERROR, f"hit the process limit ({limits.processes} processes)" + quoted,
+                       tail)
     if result.signal is not None:
-        return Verdict(Status.RUNTIME_ERROR, f"killed by {result.signal_name}" + last_line(tail), tail)
+        return Verdict(Status.RUNTIME_ERROR, f"killed by {result.signal_name}" + quoted, tail)
     return None
 
 
 def run_verdict(result: RunResult, limits: Limits, early: Verdict | None, finish: Callable[[], Verdict],
-                strict_exit: bool = False) -> Verdict:
+                strict_exit: bool = False, *, language: str = "") -> Verdict:
     """Combine a finished run with its judge: ``early`` is the judge's verdict while the output
-    streamed (None if it did not stop it), ``finish`` asks the judge for its final one."""
+    streamed (None if it did not stop it), ``finish`` asks the judge for its final one;
+    ``language``: the program's, whose error line a runtime error quotes ("": the last line)."""
     if early is not None:
         return early
-    stopped = limit_verdict(result, limits)
+    stopped = limit_verdict(result, limits, language)
     if stopped is not None:
         return stopped
     final = finish()
@@ -90,5 +97,6 @@ def run_verdict(result: RunResult, limits: Limits, early: Verdict | None, finish
         final.warnings.append(f"exited with code {result.exit_code} after a complete output")
         return final
     judged = f"judge: {final.status}: {final.message}" if not final.accepted or not strict_exit else ""
-    return Verdict(Status.RUNTIME_ERROR, f"exit code {result.exit_code}" + last_line(tail),
+    quoted = quoted_error(language, result.stderr_head, result.stderr_tail)
+    return Verdict(Status.RUNTIME_ERROR, f"exit code {result.exit_code}" + quoted,
                    "\n".join(filter(None, [tail, judged])))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import string
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,9 +18,12 @@ TABLE_PATH = Path(__file__).with_name("languages.toml")
 CODEPAGES_PATH = Path(__file__).with_name("codepages.toml")
 _KNOWN_FIELDS = {"name", "extensions", "interpreter", "compiler", "compile", "source_name", "run",
                  "version", "version_stdin", "memory", "memory_extra", "extra_binds", "env", "selftest",
-                 "selftest_input", "selftest_output", "requires", "install", "bytes", "codepage"}
+                 "selftest_input", "selftest_output", "requires", "install", "bytes", "codepage", "error_line"}
 BYTE_COUNTS = ("utf-8", "codepage", "chars")
 SELFTEST_INPUT = "hello\n"
+# what a compile, run or version argv may name (each command's values, see build.py)
+ARGV_PLACEHOLDERS = {"interpreter", "compiler", "source", "build", "class", "flags", "args", "memory_mb", "flagword"}
+QUOTED_ERROR = 200              # characters of an error line quoted at most
 
 
 class MissingInterpreter(VerifyError):
@@ -49,6 +53,7 @@ class Language:
     install: str = ""                       # how to install it, said when it is missing
     bytes: str = "utf-8"                    # how a source's bytes are counted (BYTE_COUNTS)
     codepage: str = ""                      # bytes = "codepage": the name of its page in codepages.toml
+    error_line: str = "last"                # which stderr line a runtime error quotes: "first", "last", a regex
 
     @property
     def compiled(self) -> bool:
@@ -84,6 +89,34 @@ class Language:
 
     def extra_bind_paths(self) -> list[Path]:
         return [p for p in (Path(os.path.expanduser(b)) for b in self.extra_binds) if p.exists()]
+
+    def find_error_line(self, head: str, tail: str) -> str:
+        """The line of a failed run's stderr that says what went wrong, as `error_line` says
+        where it is ("" when stderr is blank). `head` and `tail` are stderr's first and last
+        bytes kept (the same text when it is short)."""
+        return error_line_of(self.error_line, head, tail)
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def error_line_of(rule: str, head: str, tail: str) -> str:
+    """The error line under `rule` ("first", "last" or a regular expression, see
+    languages.toml), cut to QUOTED_ERROR characters."""
+    if rule == "first":
+        found = next(iter(_lines(head) or _lines(tail)), "")
+    elif rule == "last":
+        found = next(reversed(_lines(tail) or _lines(head)), "")
+    else:
+        pattern = re.compile(rule, re.MULTILINE)
+        matches = list(pattern.finditer(tail)) or list(pattern.finditer(head))
+        if matches:
+            match = matches[-1]
+            found = " ".join((match.group(1) if pattern.groups and match.group(1) else match.group(0)).split())
+        else:
+            found = error_line_of("last", head, tail)
+    return found[:QUOTED_ERROR]
 
 
 def _system_path() -> list[str]:
@@ -153,7 +186,7 @@ def _language(key: str, table: dict[str, Any]) -> Language:
                                if f in table}
     present.update((f, table[f]) for f in ("name", "source_name", "version_stdin", "memory", "memory_extra",
                                            "selftest", "selftest_input", "selftest_output", "install",
-                                           "bytes", "codepage") if f in table)
+                                           "bytes", "codepage", "error_line") if f in table)
     if "requires" in table:
         present["requires"] = _as_tuple(table["requires"], key, "requires")
     if present.get("memory", "data") not in ("data", "as"):
@@ -162,7 +195,34 @@ def _language(key: str, table: dict[str, Any]) -> Language:
         raise VerifyError(f"{TABLE_PATH.name}: [{key}] bytes: expected one of {', '.join(BYTE_COUNTS)}")
     if (present.get("bytes") == "codepage") != bool(present.get("codepage")):
         raise VerifyError(f"{TABLE_PATH.name}: [{key}] codepage: needed exactly when bytes = \"codepage\"")
+    _check_error_line(key, present.get("error_line", "last"))
+    for name in ("compile", "run", "version"):
+        _check_placeholders(key, name, present.get(name, ()))
     return Language(key=key, env=dict(table.get("env", {})), **present)
+
+
+def _check_error_line(key: str, rule: object) -> None:
+    if not isinstance(rule, str) or not rule:
+        raise VerifyError(f"{TABLE_PATH.name}: [{key}] error_line: "
+                          "expected \"first\", \"last\" or a regular expression")
+    if rule not in ("first", "last"):
+        try:
+            re.compile(rule, re.MULTILINE)
+        except re.error as error:
+            raise VerifyError(f"{TABLE_PATH.name}: [{key}] error_line: not a regular expression ({error})") from None
+
+
+def _check_placeholders(key: str, field_name: str, words: Sequence[str]) -> None:
+    """Every {placeholder} of an argv is one its command fills (a typo would fail every run)."""
+    for word in words:
+        try:
+            names = {name for _, name, _, _ in string.Formatter().parse(word) if name is not None}
+        except ValueError as error:
+            raise VerifyError(f"{TABLE_PATH.name}: [{key}] {field_name}: {word!r}: {error}") from None
+        unknown = sorted(names - ARGV_PLACEHOLDERS)
+        if unknown:
+            raise VerifyError(f"{TABLE_PATH.name}: [{key}] {field_name}: unknown placeholder {{{unknown[0]}}} "
+                              f"(known: {', '.join(sorted(ARGV_PLACEHOLDERS))})")
 
 
 @cache

@@ -9,7 +9,7 @@ from verify.runner import cgroup, isolation
 
 
 def machine_modes() -> list[tuple[str, bool]]:
-    """Every (sandbox policy, cgroups) pair this machine offers."""
+    """Every (sandbox policy, cgroup per run) pair this machine offers."""
     policies = ["bwrap", "none"] if shutil.which("bwrap") else ["none"]
     accountings = [True, False] if cgroup.probed_setup() is not None else [False]
     return [(policy, with_cgroups) for policy in policies for with_cgroups in accountings]
@@ -21,11 +21,13 @@ def mode_id(mode: tuple[str, bool]) -> str:
 
 @pytest.fixture
 def use_isolation(monkeypatch):
-    """use_isolation(policy, cgroups=True): configure the runner for this test only."""
+    """use_isolation(policy, cgroups=True): configure the runner for this test only (cgroups:
+    accounting cgroup, else rlimits), and the environment for the verify commands it starts."""
     def configure(policy: str = "auto", cgroups: bool = True) -> isolation.Isolation:
-        monkeypatch.setenv("VERIFY_CGROUP", "on" if cgroups else "off")
+        accounting = "cgroup" if cgroups else "rlimits"
+        monkeypatch.setenv("VERIFY_ACCOUNTING", accounting)
         monkeypatch.setenv("VERIFY_SANDBOX", policy)
-        return isolation.configure(policy)
+        return isolation.configure(policy, accounting)
     yield configure
     monkeypatch.undo()
     isolation.reset()

@@ -55,7 +55,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--block", type=int, default=10)
-    parser.add_argument("--no-cgroup", action="store_true", help="rlimits accounting (VERIFY_CGROUP=off)")
+    parser.add_argument("--no-cgroup", action="store_true", help="rlimits accounting (--accounting rlimits)")
     options = parser.parse_args()
     chosen = resolve_isolation("bwrap", cgroups=not options.no_cgroup)
     if not forkserver.possible(chosen):

@@ -6,7 +6,7 @@ A maze solver in per-step mode is started once per step with the state on stdin 
 prints one move: the shortest runs a judge makes, where the sandbox's set-up weighs
 most. A tiny Python and a tiny C program of that kind are each run `--runs` times with
 `ahead=True` and as many times with `ahead=False`, both under bubblewrap without a
-cgroup per run (the same as VERIFY_CGROUP=off; the only mode in which sandboxes can be
+cgroup per run (the same as --accounting rlimits; the only mode in which sandboxes can be
 built ahead). The two settings alternate in blocks of `--block` runs, so that the load
 others put on the machine hits both alike. Printed: median and mean wall time of one
 `run_program` call, the CPU time this process and its reaped children used per run

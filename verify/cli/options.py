@@ -12,6 +12,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 SANDBOX_HELP = ("Isolation policy: auto (bubblewrap when it works, refuse when it is installed but "
                 "broken), bwrap (bubblewrap or exit 2), none (no bubblewrap). Default: $VERIFY_SANDBOX, else auto.")
+ACCOUNTING_HELP = ("What counts each run's memory, processes and CPU time: auto or cgroup (a cgroup per run, "
+                   "else exit 2 with the fix), rlimits (no cgroup: memory and process limits may be judged "
+                   "otherwise, and every report says so). Default: $VERIFY_ACCOUNTING, else auto.")
 DEFAULT = Limits()
 
 
@@ -21,17 +24,25 @@ def format_option(*choices: str, default: str = "table") -> Callable[[F], F]:
                         show_default=True, help="How to print the result.")
 
 
+def _accounting(context: click.Context, parameter: click.Parameter, value: str | None) -> None:
+    context.meta["verify.accounting"] = value
+
+
 def _runner(context: click.Context, parameter: click.Parameter, value: str | None) -> Any:
     from verify.grading import LocalRunner
     from verify.runner import configure_isolation
     # SandboxUnavailable: one line, exit 2, before any run
-    return LocalRunner(configure_isolation(value))
+    return LocalRunner(configure_isolation(value, context.meta.get("verify.accounting")))
 
 
 def runner_option(function: F) -> F:
-    """``--sandbox auto|bwrap|none``: the command gets ``runner``, a LocalRunner with that isolation."""
-    return click.option("--sandbox", "runner", type=click.Choice(["auto", "bwrap", "none"]), default=None,
-                        callback=_runner, help=SANDBOX_HELP)(function)
+    """``--sandbox auto|bwrap|none`` and ``--accounting auto|cgroup|rlimits``: the command gets
+    ``runner``, a LocalRunner with that isolation."""
+    function = click.option("--sandbox", "runner", type=click.Choice(["auto", "bwrap", "none"]), default=None,
+                            callback=_runner, help=SANDBOX_HELP)(function)
+    # eager: read before --sandbox builds the runner, whatever their order on the command line
+    return click.option("--accounting", type=click.Choice(["auto", "cgroup", "rlimits"]), default=None,
+                        is_eager=True, expose_value=False, callback=_accounting, help=ACCOUNTING_HELP)(function)
 
 
 CLUSTER_HELP = ("Run the jobs on the Dask scheduler at ADDRESS (e.g. tcp://host:8786; workers run them "

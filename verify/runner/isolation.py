@@ -1,15 +1,26 @@
 """Which isolation runs get on this machine, chosen once by a policy and then fixed.
 
-Policy (`--sandbox`, else `VERIFY_SANDBOX`, else auto):
+Two policies, each chosen by an option or its variable, else auto.
+
+Sandbox (`--sandbox`, else `VERIFY_SANDBOX`):
 - `auto`: bubblewrap when it works here; when it is installed but fails (a host whose
   AppArmor or sysctl forbids unprivileged user namespaces), refuse with the reason and
-  the fix rather than silently run with less; plain rlimits when it is not installed;
+  the fix rather than silently run with less; no bubblewrap when it is not installed;
 - `bwrap`: bubblewrap or nothing (exit 2 when it cannot be had);
 - `none`: no bubblewrap, asked for explicitly.
 
-Whatever the policy, a run also gets what the machine allows: a cgroup per run (memory,
-processes and CPU counted by the kernel), a seccomp filter, Landlock, and a fresh uid
-when verify is root. `Isolation.name` says exactly which, and every result carries it.
+Accounting (`--accounting`, else `VERIFY_ACCOUNTING`): what counts a run's memory,
+processes and CPU time.
+- `auto` and `cgroup`: a cgroup per run, or exit 2 with why none can be had here and the
+  fix. Without one, a Python memory hog is a runtime error and a fork bomb a time limit
+  where a cgroup says memory limit and process limit: such verdicts are never given
+  quietly;
+- `rlimits`: no cgroup, asked for by name (every report then says which verdicts may
+  differ, `differences`).
+
+Whatever the policies, a run also gets what the machine allows of a seccomp filter,
+Landlock, and a fresh uid when verify is root. `Isolation.name` says exactly which, and
+every result carries it.
 
 An `Isolation` holds everything a run's isolation depends on, resolved once (from the
 policy, the machine and the environment). `run_program`, `prepare` and `Session` take
@@ -27,15 +38,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from verify.errors import VerifyError
-from verify.runner import seccomp
-from verify.runner.cgroup import CgroupSetup, cgroups_wanted, probed_setup
+from verify.runner import machine, seccomp
+from verify.runner.cgroup import CgroupSetup, probed_setup
 from verify.runner.helper import helper_path
 from verify.runner.paths import default_temp_root
 
 POLICIES = ("auto", "bwrap", "none")
+ACCOUNTINGS = ("auto", "cgroup", "rlimits")
 LANDLOCK_SIGNAL_SCOPE = 6        # the Landlock ABI from which a program cannot signal outside its run
 _POLICY_WORDS = {"auto": "auto", "": "auto", "bwrap": "bwrap", "bubblewrap": "bwrap",
-                 "none": "none", "off": "none", "rlimits": "none", "0": "none"}
+                 "none": "none", "off": "none", "0": "none"}
 
 
 class SandboxUnavailable(VerifyError):
@@ -44,7 +56,7 @@ class SandboxUnavailable(VerifyError):
 
 @dataclass(frozen=True)
 class Isolation:
-    policy: str                      # what was asked: auto | bwrap | none
+    policy: str                      # the sandbox asked for: auto | bwrap | none
     bwrap: str | None                # bubblewrap's path when runs use it
     helper: str | None               # verify-init's path (None: no C compiler to build it)
     cgroups: CgroupSetup | None      # per-run cgroups, when the machine lets us make them
@@ -53,6 +65,7 @@ class Isolation:
     own_uid: bool                    # runs get a fresh uid (verify is root)
     temp_root: Path = field(default_factory=default_temp_root)   # where runs get their private folder
     setpriv: str | None = field(default_factory=lambda: shutil.which("setpriv"))   # without verify-init
+    accounting_policy: str = "auto"  # the accounting asked for: auto | cgroup | rlimits
 
     @property
     def sandboxed(self) -> bool:
@@ -90,7 +103,7 @@ RLIMITS_DIFFERENCES = ("rlimits accounting: no cgroup counts this run's memory, 
 def differences(name: str) -> str:
     """Which verdicts an isolation named `name` (an `Isolation.name`, as results carry it)
     may give otherwise than the reference (a cgroup per run); "" when none may differ."""
-    return RLIMITS_DIFFERENCES if name.split("+")[-2:-1] == ["rlimits"] or name.endswith("+rlimits") else ""
+    return RLIMITS_DIFFERENCES if "rlimits" in name.split("+") else ""
 
 
 def landlock_abi() -> int:
@@ -118,16 +131,35 @@ def _bwrap_failure(bwrap: str) -> str | None:
     return text.splitlines()[0][:200] if text else f"exit code {probe.returncode}"
 
 
-BWRAP_FIX = ("allow unprivileged user namespaces (sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, "
-             "or kernel.unprivileged_userns_clone=1), or run verify as root; "
-             "or choose --sandbox none to run without bubblewrap")
+def bwrap_fix() -> str:
+    return f"fix: {machine.sandbox_fix()}; or choose --sandbox none to run without bubblewrap"
 
 
-def resolve(policy: str, *, cgroups: bool | None = None) -> Isolation:
-    """The isolation `policy` gives here; SandboxUnavailable when it cannot be had.
-    `cgroups`: a cgroup per run where the machine allows one (None: unless VERIFY_CGROUP=off)."""
+RLIMITS_CHOICE = ("or --accounting rlimits to judge without one (then memory and process limits "
+                  "may be judged otherwise)")
+
+
+def _no_cgroup(accounting: str, helper: str | None) -> SandboxUnavailable:
+    asked = "--accounting cgroup" if accounting == "cgroup" else "accounting auto"
+    if helper is None:
+        return SandboxUnavailable(f"{asked}: a cgroup per run needs verify-init, which needs a C compiler "
+                                  f"(apt-get install gcc); {RLIMITS_CHOICE}")
+    return SandboxUnavailable(f"{asked}: no cgroup can be made for each run here; fix: {machine.cgroup_fix()}; "
+                              f"{RLIMITS_CHOICE}")
+
+
+def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None = None) -> Isolation:
+    """The isolation `policy` and `accounting` give here; SandboxUnavailable when it cannot
+    be had. `accounting` None: $VERIFY_ACCOUNTING, else auto. `cgroups` (for the callers
+    that think in a switch): True is accounting "cgroup", False "rlimits"."""
     if policy not in POLICIES:
         raise SandboxUnavailable(f"unknown sandbox policy {policy!r} (one of: {', '.join(POLICIES)})")
+    if cgroups is not None:
+        accounting = "cgroup" if cgroups else "rlimits"
+    elif accounting is None:
+        accounting = accounting_from_environment()
+    if accounting not in ACCOUNTINGS:
+        raise SandboxUnavailable(f"unknown accounting {accounting!r} (one of: {', '.join(ACCOUNTINGS)})")
     bwrap = None
     if policy != "none":
         found = shutil.which("bwrap")
@@ -139,10 +171,14 @@ def resolve(policy: str, *, cgroups: bool | None = None) -> Isolation:
             failure = _bwrap_failure(found)
             if failure is not None:
                 raise SandboxUnavailable(f"bubblewrap is installed but cannot make a sandbox here "
-                                         f"({failure}); fix: {BWRAP_FIX}")
+                                         f"({failure}); {bwrap_fix()}")
             bwrap = found
     helper = helper_path()
-    cgroup_setup = probed_setup() if (cgroups_wanted() if cgroups is None else cgroups) else None
+    cgroup_setup = None
+    if accounting != "rlimits":
+        cgroup_setup = probed_setup() if helper is not None else None
+        if cgroup_setup is None:
+            raise _no_cgroup(accounting, helper)
     abi = landlock_abi() if helper else 0
     own_uid = os.geteuid() == 0
     # Without a cgroup nothing would count shared memory: the program gets none. Without
@@ -152,7 +188,7 @@ def resolve(policy: str, *, cgroups: bool | None = None) -> Isolation:
                                       block_shared_memory=cgroup_setup is None) if seccomp.available() else None
     return Isolation(policy=policy, bwrap=bwrap, helper=helper, cgroups=cgroup_setup, seccomp=filter_path,
                      landlock_abi=abi, own_uid=own_uid, temp_root=default_temp_root(),
-                     setpriv=shutil.which("setpriv"))
+                     setpriv=shutil.which("setpriv"), accounting_policy=accounting)
 
 
 def policy_from_environment() -> str:
@@ -162,21 +198,29 @@ def policy_from_environment() -> str:
     return _POLICY_WORDS[word]
 
 
+def accounting_from_environment() -> str:
+    word = os.environ.get("VERIFY_ACCOUNTING", "").strip().lower() or "auto"
+    if word not in ACCOUNTINGS:
+        raise SandboxUnavailable(f"VERIFY_ACCOUNTING={word!r}: expected one of {', '.join(ACCOUNTINGS)}")
+    return word
+
+
 _lock = threading.Lock()
 _current: Isolation | None = None
 
 
-def configure(policy: str | None = None) -> Isolation:
-    """Choose the isolation of every run of this process (None: from VERIFY_SANDBOX)."""
+def configure(policy: str | None = None, accounting: str | None = None) -> Isolation:
+    """Choose the isolation of every run of this process (None: from VERIFY_SANDBOX and
+    VERIFY_ACCOUNTING)."""
     global _current
-    chosen = resolve(policy or policy_from_environment())
+    chosen = resolve(policy or policy_from_environment(), accounting)
     with _lock:
         _current = chosen
     return chosen
 
 
 def current() -> Isolation:
-    """The configured isolation; configured from VERIFY_SANDBOX on first use."""
+    """The configured isolation; configured from VERIFY_SANDBOX and VERIFY_ACCOUNTING on first use."""
     global _current
     with _lock:
         if _current is None:

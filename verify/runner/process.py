@@ -51,9 +51,10 @@ class RunResult:
     peak_memory: int              # bytes (largest resident set among the processes)
     stdout_bytes: int
     stdout: bytes | None          # only when no on_stdout consumer was given
-    stderr_tail: str
+    stderr_tail: str              # the last STDERR_TAIL bytes of stderr
     isolation: str
     accounting: str = "rlimits"   # what counted memory, processes and CPU time (isolation.py)
+    stderr_head: str = ""         # the first STDERR_TAIL bytes (a language's error may be on its first line)
 
     @property
     def ok(self) -> bool:
@@ -135,6 +136,7 @@ class Ending:
     stdout_bytes: int
     stdout: bytes | None            # collected only when there was no consumer
     stderr_tail: str
+    stderr_head: str
 
 
 def _widen_pipe(fd: int) -> None:
@@ -155,6 +157,7 @@ def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
     deadline = start + limits.wall_time
     collected = bytearray() if on_stdout is None else None
     stderr_tail: collections.deque[bytes] = collections.deque()
+    stderr_head = bytearray()
     stderr_size = 0
     stdout_bytes = 0
     limit: str | None = None
@@ -230,6 +233,8 @@ def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
                         open_streams -= 1
                         continue
                     if what == "stderr":
+                        if len(stderr_head) < STDERR_TAIL:
+                            stderr_head += chunk[:STDERR_TAIL - len(stderr_head)]
                         stderr_tail.append(chunk)
                         stderr_size += len(chunk)
                         while stderr_size - len(stderr_tail[0]) >= STDERR_TAIL:
@@ -266,7 +271,8 @@ def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
     return Ending(status=status, rusage=rusage, wall_time=(exited_at or time.monotonic()) - start,
                   stopped_for=limit, stopped_early=stopped_early, stdout_bytes=stdout_bytes,
                   stdout=bytes(collected) if collected is not None else None,
-                  stderr_tail=b"".join(stderr_tail)[-STDERR_TAIL:].decode("utf-8", "replace"))
+                  stderr_tail=b"".join(stderr_tail)[-STDERR_TAIL:].decode("utf-8", "replace"),
+                  stderr_head=bytes(stderr_head).decode("utf-8", "replace"))
 
 
 def _result(ending: Ending, sandbox: Sandbox, limits: Limits) -> RunResult:
@@ -294,7 +300,8 @@ def _result(ending: Ending, sandbox: Sandbox, limits: Limits) -> RunResult:
         limit_hit(ending.stopped_for, usage, limits, cpu, peak, exit_code, signal_number)
     return RunResult(exit_code=exit_code, signal=signal_number, limit=limit, stopped_early=ending.stopped_early,
                      wall_time=ending.wall_time, cpu_time=cpu, peak_memory=peak, stdout_bytes=ending.stdout_bytes,
-                     stdout=ending.stdout, stderr_tail=ending.stderr_tail, isolation=sandbox.isolation.name,
+                     stdout=ending.stdout, stderr_tail=ending.stderr_tail, stderr_head=ending.stderr_head,
+                     isolation=sandbox.isolation.name,
                      accounting=sandbox.isolation.accounting if cgroup is not None else "rlimits")
 
 

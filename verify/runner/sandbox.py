@@ -48,6 +48,7 @@ WORKDIR_MAX_BYTES = 64 << 20
 NPROC_SLACK = 8                  # RLIMIT_NPROC above pids.max (which counts verify-init too):
                                  # the cgroup must refuse first
 WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
+TMP_PLACEHOLDER = "{tmp}"        # in a language's environment: the run's own temporary folder
 
 
 def running_as_root() -> bool:
@@ -416,13 +417,18 @@ class Sandbox:
             return self.uid
         return None
 
+    def private_tmp(self) -> str:
+        """The run's own temporary folder, as the program sees it (its TMPDIR)."""
+        private = bool(self.isolation.bwrap) or (self.uid is not None and self.report_fd is not None)
+        return "/tmp" if private else str(self.temp / "tmp") if self.temp else "/tmp"
+
     def environment(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-        """The program's whole environment: fixed (nothing of verify's own), plus the language's."""
-        private_tmp = bool(self.isolation.bwrap) or (self.uid is not None and self.report_fd is not None)
-        tmp = "/tmp" if private_tmp else str(self.temp / "tmp") if self.temp else "/tmp"
+        """The program's whole environment: fixed (nothing of verify's own), plus the language's
+        (`extra`), where "{tmp}" in a value is the run's own temporary folder."""
+        tmp = self.private_tmp()
         env = {"PATH": SANDBOX_PATH, "HOME": "/tmp" if self.isolation.bwrap else str(self.visible_workdir),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": tmp}
-        env.update(extra or {})
+        env.update({name: value.replace(TMP_PLACEHOLDER, tmp) for name, value in (extra or {}).items()})
         return env
 
     # -- the end --------------------------------------------------------------------

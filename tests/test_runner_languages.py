@@ -30,6 +30,7 @@ ADDED = {"ruby", "lua", "php", "go", "haskell", "ocaml", "scheme", "forth", "eli
 REQUIRED = ORIGINAL | ADDED
 MODES = machine_modes()
 languages_module = importlib.import_module("verify.runner.languages")   # (the package exports the function)
+isolation_module = importlib.import_module("verify.runner.isolation")
 build_module = importlib.import_module("verify.runner.build")
 
 
@@ -441,3 +442,33 @@ def test_a_bad_error_line_or_placeholder_is_one_line(tmp_path, monkeypatch, body
             languages_module.languages()
     finally:
         languages_module.languages.cache_clear()
+
+
+# --- the self-test's build is cached under the isolation's name ------------------------------
+
+def test_a_self_test_build_under_one_isolation_is_never_reused_under_another(monkeypatch, tmp_path):
+    """Whether a language builds depends on the isolation (Go's cache in a fixed /tmp built
+    under bubblewrap's private /tmp, not without it): `verify langs` under another isolation
+    builds again instead of reporting the other's success."""
+    installed("c")
+    isolations = {}
+    for policy, cgroups in MODES:
+        chosen = isolation_module.resolve(policy, cgroups=cgroups)
+        isolations.setdefault(chosen.name, chosen)
+    if len(isolations) < 2:
+        pytest.skip(f"this machine offers one isolation only ({', '.join(isolations)})")
+    first, second = list(isolations.values())[:2]
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
+    built = []
+    compile_for_real = build_module._compile
+
+    def counting(*args):
+        built.append(args[-1].name)
+        compile_for_real(*args)
+
+    monkeypatch.setattr(build_module, "_compile", counting)
+    assert check_language(languages()["c"], isolation=first).selftest == "ok"
+    assert check_language(languages()["c"], isolation=second).selftest == "ok"
+    assert check_language(languages()["c"], isolation=first).selftest == "ok"      # its own build, cached
+    assert built == [first.name, second.name]
+    assert len(list((tmp_path / "cache" / "c").iterdir())) == 2

@@ -80,14 +80,17 @@ class Prepared:
                      memory_extra=self.language.memory_extra, env=self.language.env)
 
 
-def _digest(language: Language, tools: dict[str, str], program: Program, source: bytes) -> str:
-    key = json.dumps([language.key, list(language.compile), tools, list(program.flags)]).encode()
+def _digest(language: Language, tools: dict[str, str], program: Program, source: bytes, build_key: str) -> str:
+    fields = [language.key, list(language.compile), tools, list(program.flags)] + ([build_key] if build_key else [])
+    key = json.dumps(fields).encode()
     return hashlib.sha256(key + b"\0" + source).hexdigest()[:32]
 
 
-def prepare(program: Program, *, isolation: Isolation | None = None) -> Prepared:
+def prepare(program: Program, *, isolation: Isolation | None = None, build_key: str = "") -> Prepared:
     """Resolve the language's tools and build the artefact (cached); a compiler runs in a
-    sandbox of `isolation` (None: the configured one). Raises CompileError,
+    sandbox of `isolation` (None: the configured one). `build_key`: more that the cached
+    artefact is keyed by (the self-test's: its isolation, so that a build made under one
+    isolation never stands for one under another). Raises CompileError,
     MissingInterpreter, FlagError, or VerifyError (unknown language, unreadable source)."""
     language = get_language(program.language)
     check_flags(language.key, program.flags, program.folder)
@@ -97,7 +100,7 @@ def prepare(program: Program, *, isolation: Isolation | None = None) -> Prepared
     readonly = tuple(language.extra_bind_paths()) + tuple(_tool_prefixes(tools))
     if not language.compiled:
         return Prepared(program, language, tools, None, main_class, readonly)
-    build = cache_root() / language.key / _digest(language, tools, program, source)
+    build = cache_root() / language.key / _digest(language, tools, program, source, build_key)
     if not artefacts.is_intact(build):
         _compile(program, language, tools, source, main_class, build,
                  isolation if isolation is not None else current())

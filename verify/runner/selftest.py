@@ -1,4 +1,9 @@
-"""`verify langs`: is each language installed, which version, does a tiny program run?"""
+"""`verify langs`: is each language installed, which version, does a tiny program run?
+
+The self-test builds and runs under the isolation in force, and its build is cached under
+that isolation's name: whether a language builds depends on it (a compiler writing to a
+fixed /tmp path builds in a private /tmp, not without one), so a build made under one
+isolation never answers for another."""
 from __future__ import annotations
 
 import os
@@ -10,10 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verify.errors import VerifyError
-from verify.runner.build import CompileError, Program
+from verify.runner.build import CompileError, Program, prepare
+from verify.runner.isolation import Isolation, current
 from verify.runner.languages import Language, MissingInterpreter, expand, languages
 from verify.runner.limits import Limits
-from verify.runner.run import run_program
+from verify.runner.run import run_prepared
 
 SELFTEST_LIMITS = Limits(wall_time=60, cpu_time=30)
 
@@ -35,16 +41,21 @@ class LanguageStatus:
 
 def probe_version(language: Language, tools: dict[str, str]) -> str:
     argv = expand(language.version, tools, {"flags": [], "args": []})
-    try:
-        out = subprocess.run(argv, input=language.version_stdin.encode(), capture_output=True, timeout=20,
-                             env={**os.environ, **language.env})
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"(version probe failed: {error})"
+    with tempfile.TemporaryDirectory(prefix="verify-version-") as tmp:
+        env = {**os.environ, **{name: value.replace("{tmp}", tmp) for name, value in language.env.items()}}
+        try:
+            out = subprocess.run(argv, input=language.version_stdin.encode(), capture_output=True, timeout=20,
+                                 env=env)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return f"(version probe failed: {error})"
     text = (out.stdout + b"\n" + out.stderr).decode("utf-8", "replace")
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
-def check_language(language: Language, limits: Limits = SELFTEST_LIMITS) -> LanguageStatus:
+def check_language(language: Language, limits: Limits = SELFTEST_LIMITS,
+                   isolation: Isolation | None = None) -> LanguageStatus:
+    """Is `language` installed, its version, and does its self-test pass under `isolation`
+    (None: the configured one)?"""
     status = LanguageStatus(language.key, language.name, False)
     try:
         tools = language.tools()
@@ -56,14 +67,15 @@ def check_language(language: Language, limits: Limits = SELFTEST_LIMITS) -> Lang
     status.version = probe_version(language, tools)
     started = time.monotonic()
     try:
-        _selftest(language, limits, status)
+        _selftest(language, limits, isolation if isolation is not None else current(), status)
     finally:
         status.seconds = round(time.monotonic() - started, 2)
     return status
 
 
-def _selftest(language: Language, limits: Limits, status: LanguageStatus) -> None:
-    """Run the language's self-test program on its input; status.selftest says how it went."""
+def _selftest(language: Language, limits: Limits, isolation: Isolation, status: LanguageStatus) -> None:
+    """Build (cached under the isolation's name) and run the language's self-test program on
+    its input; status.selftest says how it went."""
     given = language.selftest_input.encode()
     wanted = given if language.selftest_output is None else language.selftest_output.encode()
     with tempfile.TemporaryDirectory(prefix="verify-selftest-") as folder:
@@ -72,7 +84,8 @@ def _selftest(language: Language, limits: Limits, status: LanguageStatus) -> Non
         source.write_text(language.selftest)
         source.chmod(0o644)
         try:
-            result = run_program(Program(language.key, source), stdin=given, limits=limits)
+            prepared = prepare(Program(language.key, source), isolation=isolation, build_key=isolation.name)
+            result = run_prepared(prepared, stdin=given, limits=limits, isolation=isolation)
         except CompileError as error:
             status.selftest = f"compile error: {error}"
             return
@@ -82,15 +95,18 @@ def _selftest(language: Language, limits: Limits, status: LanguageStatus) -> Non
     if result.stdout == wanted and result.exit_code == 0:
         status.selftest = "ok"
     else:
-        why = result.stderr_tail.strip().splitlines()[-1:] or [f"exit {result.exit_code}, signal {result.signal}"]
-        status.selftest = f"self-test failed: printed {(result.stdout or b'')[:40]!r}; {why[0][:120]}"
+        why = (language.find_error_line(result.stderr_head, result.stderr_tail)
+               or f"exit {result.exit_code}, signal {result.signal}")
+        status.selftest = f"self-test failed: printed {(result.stdout or b'')[:40]!r}; {why[:120]}"
 
 
-def check_languages(keys: list[str] | None = None) -> list[LanguageStatus]:
+def check_languages(keys: list[str] | None = None, isolation: Isolation | None = None) -> list[LanguageStatus]:
+    """check_language for each of `keys` (None: every language), under `isolation` (None: the configured one)."""
     table = languages()
+    chosen_isolation = isolation if isolation is not None else current()
     chosen = keys or list(table)
     unknown = [k for k in chosen if k not in table]
     if unknown:
         raise VerifyError(f"unknown language {unknown[0]!r} (known: {', '.join(sorted(table))})")
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return list(pool.map(lambda key: check_language(table[key]), chosen))
+        return list(pool.map(lambda key: check_language(table[key], isolation=chosen_isolation), chosen))

@@ -2,18 +2,66 @@
 from __future__ import annotations
 
 import difflib
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from verify.cli.options import format_option, limit_options, make_limits, runner_option
 from verify.errors import VerifyError
 from verify.files import write_output
 
+FORMATS = ("table", "json", "markdown")
+SUFFIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".txt": "table"}
 
-@click.command()
+
+class RankCommand(click.Command):
+    """Keeps the words it was given: the advice to regenerate a stale file repeats them."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["verify.rank.words"] = list(args)
+        return super().parse_args(ctx, args)
+
+
+def file_format(ctx: click.Context, given: str, path: Path | None) -> str:
+    """--format when given; else the one the file's suffix names (.md, .json, .txt); else the table."""
+    if path is None or ctx.get_parameter_source("output_format") is ParameterSource.COMMANDLINE:
+        return given
+    suffix = path.suffix.lower()
+    if suffix == ".xml":
+        raise VerifyError(f"{str(path)!r}: verify rank writes no XML (its formats: {', '.join(FORMATS)}; "
+                          "name a .md, .json or .txt file, or give --format)")
+    return SUFFIX_FORMATS.get(suffix, given)
+
+
+def regenerate_command(ctx: click.Context) -> str:
+    """The command that writes the --check file as this run made it: the same words, with
+    --output in place of --check (and no --html, no other --output)."""
+    words = ctx.meta.get("verify.rank.words", [])
+    kept: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        name, equals, value = word.partition("=")
+        if word == "--":                    # what follows is an argument, whatever it looks like
+            kept += words[index:]
+            break
+        if name in ("--check", "--output", "--html"):
+            if not equals:
+                value = words[index + 1] if index + 1 < len(words) else ""
+                index += 1
+            if name == "--check":
+                kept += ["--output", value]
+        else:
+            kept.append(word)
+        index += 1
+    return shlex.join(["verify", "rank", *kept])
+
+
+@click.command(cls=RankCommand)
 @click.argument("challenge", required=False)
 @click.option("--submissions", type=click.Path(file_okay=False, path_type=Path),
               default="submissions", show_default=True, help="Folder holding <challenge>/<entry>/.")
@@ -21,15 +69,17 @@ from verify.files import write_output
               default=None, help="Folder of test cases (default: testcases/<challenge>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Runs at the same time for the entries not checked yet (default: the number of cores).")
-@format_option("table", "json", "markdown")
+@format_option(*FORMATS)
 @click.option("--fresh", is_flag=True, help="Re-run every check (ignore cached results).")
 @click.option("--results", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
               help="Rank from the checks stored in DIR (verify check --results-dir, verify results merge); "
                    "run nothing.")
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the leaderboard to FILE instead of printing it (e.g. LEADERBOARD.md).")
+              help="Write the leaderboard to FILE instead of printing it, in the format its suffix names "
+                   "(.md: markdown, .json, .txt: table) unless --format is given.")
 @click.option("--check", "expected", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Compare with FILE: exit 1 and print the difference when it is stale.")
+              help="Compare with FILE (its format from its suffix, as --output): exit 1 and print the difference "
+                   "and the command that regenerates it when it is stale.")
 @click.option("--html", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
               help="Also write a static site to DIR (leaderboards, entry pages, replays); the replays need the "
                    "outputs, so every entry runs again (with --results: pages without replays, nothing runs).")
@@ -49,6 +99,9 @@ def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs:
     (or the --check file is stale)."""
     from verify.commands.history import shallow_notice
     from verify.commands.rank import rank as run_rank
+
+    context = click.get_current_context()
+    output_format = file_format(context, output_format, expected if expected is not None else output)
 
     notice = shallow_notice(submissions)
     if notice:
@@ -71,7 +124,7 @@ def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs:
         if current != text:
             click.echo("".join(difflib.unified_diff(current.splitlines(keepends=True), text.splitlines(keepends=True),
                                                     str(expected), "leaderboard now")), nl=False)
-            click.echo(f"verify: {expected} is stale (regenerate it with --output {expected})", err=True)
+            click.echo(f"verify: {expected} is stale; regenerate it with: {regenerate_command(context)}", err=True)
             sys.exit(1)
         click.echo(f"{expected} is up to date")
     elif output is not None:

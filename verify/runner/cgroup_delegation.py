@@ -131,6 +131,12 @@ def _writable(folder: Path) -> bool:
 def v2_folder(proc_self: Path) -> tuple[Path, str] | None:
     """Our cgroup v2 folder and its path as /proc/self/cgroup gives it ("/" at the root of
     our cgroup namespace), or None when no cgroup2 is mounted that holds it."""
+    found = _v2_place(proc_self)
+    return None if found is None else (found[0], found[1])
+
+
+def _v2_place(proc_self: Path) -> tuple[Path, str, Path] | None:
+    """`v2_folder` and the mount point of the hierarchy."""
     try:
         mounts = (proc_self / "mountinfo").read_text().splitlines()
         memberships = (proc_self / "cgroup").read_text().splitlines()
@@ -149,7 +155,7 @@ def v2_folder(proc_self: Path) -> tuple[Path, str] | None:
         root, point = fields[3], fields[4]
         if path == root or path.startswith(root.rstrip("/") + "/"):
             relative = path[len(root.rstrip("/")):].lstrip("/")
-            return (Path(point) / relative if relative else Path(point)), path
+            return (Path(point) / relative if relative else Path(point)), path, Path(point)
     return None
 
 
@@ -157,11 +163,11 @@ def acquire(host: Host | None = None) -> Delegation:
     """The folder to make run groups in (moving verify and asking systemd as needed), or
     why none can be had here."""
     host = host or Host()
-    found = v2_folder(host.proc_self)
+    found = _v2_place(host.proc_self)
     if found is None:
         return Delegation(None, reason="no cgroup v2 hierarchy holds verify's cgroup here")
-    folder, path = found
-    offered = _words(_mount_point(folder, path) / "cgroup.controllers")
+    folder, path, top = found
+    offered = _words(top / "cgroup.controllers")
     if not set(NEEDED) <= offered:
         return Delegation(None, reason="the cgroup v2 hierarchy offers no memory and pids controllers here "
                                        "(they are on cgroup v1, or not given to this container)")
@@ -181,13 +187,6 @@ def acquire(host: Host | None = None) -> Delegation:
     if inside.parent is None:
         return Delegation(None, reason=f"systemd's scope {unit}: {inside.reason}")
     return Delegation(inside.parent, how=f"systemd scope {unit}: {inside.how}")
-
-
-def _mount_point(folder: Path, path: str) -> Path:
-    """The top of the hierarchy we see: `folder` less as many levels as `path` has."""
-    for _ in [part for part in path.split("/") if part]:
-        folder = folder.parent
-    return folder
 
 
 def _wait_for_scope(host: Host, unit: str) -> tuple[Path, str] | None:

@@ -1,0 +1,502 @@
+"""The conformance suite: every hostile fixture in every isolation and accounting mode.
+
+Each folder of tests/fixtures/conformance/ is an entry that misbehaves on purpose, with
+one expected verdict (tests/fixtures/conformance/expected.toml). Every fixture runs
+through the real command, `verify check FIXTURE --case CASE --format json --sandbox S
+--accounting A` plus the fixture's limits, in every mode the machine offers, as the user
+who runs this script. After each run, what outlived verify is looked for (processes
+with the fixture's markers, files left in /dev/shm and in the run's temporary folder,
+SysV segments with the fixture's keys), listed and removed.
+
+A mode that verify refuses here (exit 2, one line) is listed as unavailable with that
+line. With rlimits accounting a memory or process fixture may get another verdict only
+where the report says so (`verify.runner.isolation.differences` of the isolation the
+run reports): such a cell reads "differs (documented)". Any other difference, and any
+survivor, is a failure.
+
+    python3 ci/conformance.py [--fixture NAME]... [--mode SANDBOX-ACCOUNTING]...
+                              [--require MODE]... [--json FILE] [--as-user NAME]
+
+Exit code 0 when every cell holds, 1 otherwise, 2 for a bad argument or a machine
+where the suite cannot run (one line saying why). Details: docs/conformance.md.
+"""
+from __future__ import annotations
+
+import argparse
+import ctypes
+import getpass
+import json
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures" / "conformance"
+SANDBOXES = ("bwrap", "none")
+ACCOUNTINGS = ("cgroup", "rlimits")
+DIFFERING_LIMITS = ("memory", "processes")   # what rlimits accounting may judge otherwise, when it says so
+GONE_WITHIN = 2.0            # seconds after verify exits for what it killed to be gone (docs/runner.md)
+VERIFY_GRACE = 60.0          # seconds beyond a fixture's wall-time limit before verify itself counts as hung
+SHORT = {"accepted": "AC", "wrong": "WA", "presentation error": "PE", "time limit": "TLE",
+         "memory limit": "MLE", "output limit": "OLE", "runtime error": "RE", "compile error": "CE",
+         "judge error": "JE"}
+
+
+class SuiteError(Exception):
+    """The suite cannot run here (exit 2, one line)."""
+
+
+# -- the manifest --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Fixture:
+    name: str
+    what: str
+    verdict: str
+    limit: str
+    markers: tuple[str, ...]
+    case: str
+    memory: int
+    time: float
+    cpu: float | None
+    processes: int
+    output_limit: int
+
+    @property
+    def folder(self) -> Path:
+        return FIXTURES / self.name
+
+    def limit_arguments(self) -> list[str]:
+        arguments = ["--memory", str(self.memory), "--time", f"{self.time:g}", "--processes", str(self.processes),
+                     "--output-limit", str(self.output_limit)]
+        return arguments + (["--cpu", f"{self.cpu:g}"] if self.cpu is not None else [])
+
+
+@dataclass(frozen=True)
+class Leftovers:
+    dev_shm_prefix: str
+    sysv_keys: tuple[int, int]
+
+
+def load_manifest(path: Path = FIXTURES / "expected.toml") -> tuple[list[Fixture], Leftovers]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    defaults = data["defaults"]
+    fixtures = []
+    for name, spec in data["fixtures"].items():
+        merged = {**defaults, **spec}
+        fixtures.append(Fixture(name=name, what=merged["what"], verdict=merged["verdict"], limit=merged["limit"],
+                                markers=tuple(merged["markers"]), case=merged["case"], memory=merged["memory"],
+                                time=float(merged["time"]), cpu=merged.get("cpu"), processes=merged["processes"],
+                                output_limit=merged["output-limit"]))
+    first, last = data["leftovers"]["sysv-keys"]
+    return fixtures, Leftovers(data["leftovers"]["dev-shm-prefix"], (first, last))
+
+
+# -- modes ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Mode:
+    sandbox: str
+    accounting: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.sandbox}-{self.accounting}"
+
+    @classmethod
+    def parse(cls, text: str) -> Mode:
+        sandbox, _, accounting = text.partition("-")
+        if sandbox not in SANDBOXES or accounting not in ACCOUNTINGS:
+            raise SuiteError(f"unknown mode {text!r} (one of: {', '.join(m.name for m in all_modes())})")
+        return cls(sandbox, accounting)
+
+
+def all_modes() -> list[Mode]:
+    return [Mode(s, a) for s in SANDBOXES for a in ACCOUNTINGS]
+
+
+def verify_command() -> list[str]:
+    """verify from this checkout, with the interpreter running this script."""
+    return [sys.executable, "-c", "from verify.cli import run; run()"]
+
+
+def verify_environment(temp_root: Path) -> dict[str, str]:
+    path = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{path}" if path else str(ROOT),
+                VERIFY_TMPDIR=str(temp_root), NO_COLOR="1")
+
+
+# -- what outlives a run --------------------------------------------------------------------
+
+def _ticks_now() -> int:
+    """Now, in the clock of /proc/PID/stat's start time (clock ticks since boot)."""
+    return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
+
+
+def marked_processes(markers: tuple[str, ...], since_ticks: int) -> dict[int, str]:
+    """Living processes (zombies excepted) started at `since_ticks` or later whose command
+    line holds a marker: pid -> command line."""
+    found = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            with open(f"/proc/{entry.name}/cmdline", "rb") as cmdline:
+                text = cmdline.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+        except (OSError, IndexError):
+            continue
+        if fields[0] in (b"Z", b"X") or int(fields[19]) < since_ticks:
+            continue
+        if any(marker in text for marker in markers):
+            found[int(entry.name)] = text
+    return found
+
+
+def dev_shm_files(prefix: str) -> list[Path]:
+    try:
+        return sorted(p for p in Path("/dev/shm").iterdir() if p.name.startswith(prefix))
+    except OSError:
+        return []
+
+
+def sysv_segments(keys: tuple[int, int]) -> dict[int, int]:
+    """SysV shared memory segments of this IPC namespace with a key in `keys`: shmid -> key."""
+    try:
+        lines = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    except OSError:
+        return {}
+    found = {}
+    for line in lines:
+        key, shmid = (int(v) for v in line.split()[:2])
+        key &= 0xFFFFFFFF
+        if keys[0] <= key <= keys[1]:
+            found[shmid] = key
+    return found
+
+
+def remove_segment(shmid: int) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmctl(shmid, 0, None)    # IPC_RMID
+
+
+def collect_leftovers(fixture: Fixture, leftovers: Leftovers, temp_root: Path, since_ticks: int) -> list[str]:
+    """What of this run outlived verify (after GONE_WITHIN for processes verify killed to be
+    gone), each removed; one line each."""
+    deadline = time.monotonic() + GONE_WITHIN
+    while (processes := marked_processes(fixture.markers, since_ticks)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    found = [f"process {pid}: {line[:120]}" for pid, line in sorted(processes.items())]
+    for pid in processes:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    for path in dev_shm_files(leftovers.dev_shm_prefix):
+        found.append(f"file {path}")
+        path.unlink(missing_ok=True)
+    for shmid, key in sysv_segments(leftovers.sysv_keys).items():
+        found.append(f"SysV segment {shmid} (key {key:#x})")
+        remove_segment(shmid)
+    for path in sorted(temp_root.iterdir()):
+        found.append(f"temporary {path.name}")
+        shutil.rmtree(path, ignore_errors=True) if path.is_dir() and not path.is_symlink() else path.unlink()
+    return found
+
+
+# -- one run ---------------------------------------------------------------------------------
+
+@dataclass
+class Cell:
+    fixture: str
+    mode: str
+    outcome: str                  # match | differs (documented) | mismatch | unavailable
+    status: str = ""
+    limit: str = ""
+    message: str = ""
+    isolation: str = ""
+    differences: str = ""
+    survivors: list[str] = field(default_factory=list)
+    exit_code: int | None = None
+    wall: float = 0.0
+    expected_status: str = ""
+    expected_limit: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.outcome == "mismatch" or bool(self.survivors)
+
+
+def limit_named(status: str, message: str) -> str:
+    """The limit a verdict names, in the manifest's words."""
+    if status == "memory limit":
+        return "memory"
+    if status == "output limit":
+        return "output"
+    if status == "time limit":
+        return "wall time" if "wall time" in message else "cpu time" if "CPU time" in message else "time"
+    if status == "runtime error" and "process limit" in message:
+        return "processes"
+    return ""
+
+
+def differences_of(report: dict, case: dict) -> str:
+    """Which verdicts the run's isolation may give otherwise: the report's own word where it
+    gives one, else verify's rule for the isolation it names."""
+    for holder in (case, report):
+        if isinstance(holder.get("differences"), str):
+            return holder["differences"]
+    from verify.runner.isolation import differences
+    return differences(case.get("isolation", ""))
+
+
+def run_cell(fixture: Fixture, mode: Mode, leftovers: Leftovers, temp_root: Path) -> Cell:
+    """Run one fixture in one mode; its verdict against the expected one, and its survivors."""
+    argv = [*verify_command(), "check", str(fixture.folder), "--case", fixture.case, "--format", "json",
+            "--sandbox", mode.sandbox, "--accounting", mode.accounting, "--jobs", "1", *fixture.limit_arguments()]
+    since = _ticks_now()
+    started = time.monotonic()
+    process = subprocess.Popen(argv, cwd=ROOT, env=verify_environment(temp_root), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=fixture.time + VERIFY_GRACE)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
+        err = f"verify was still running {fixture.time + VERIFY_GRACE:g} s after it started"
+    cell = Cell(fixture.name, mode.name, "mismatch", exit_code=process.returncode,
+                wall=round(time.monotonic() - started, 2), expected_status=fixture.verdict,
+                expected_limit=fixture.limit)
+    cell.survivors = collect_leftovers(fixture, leftovers, temp_root, since)
+    try:
+        report = json.loads(out)
+        entry = report["entries"][0]
+    except (ValueError, LookupError, TypeError):
+        line = err.strip().splitlines()[-1] if err.strip() else f"exit code {process.returncode}, no report"
+        cell.outcome = "unavailable" if process.returncode == 2 else "mismatch"
+        cell.message = line
+        return cell
+    if entry.get("error") or not entry.get("cases"):
+        cell.message = str(entry.get("error") or "no case ran")[:300]
+        return cell
+    case = entry["cases"][0]
+    verdict = case["verdict"]
+    cell.status, cell.message = verdict["status"], verdict.get("message", "")[:300]
+    cell.limit = limit_named(cell.status, cell.message)
+    cell.isolation = case.get("isolation", "")
+    cell.differences = differences_of(report, case)
+    if (cell.status, cell.limit) == (fixture.verdict, fixture.limit):
+        cell.outcome = "match"
+    elif mode.accounting == "rlimits" and fixture.limit in DIFFERING_LIMITS and cell.differences:
+        cell.outcome = "differs (documented)"
+    if mode.accounting == "cgroup" and "cgroup" not in cell.isolation:
+        cell.outcome = "mismatch"
+        cell.message = f"--accounting cgroup ran with {cell.isolation!r}"
+    return cell
+
+
+# -- the suite --------------------------------------------------------------------------------
+
+@dataclass
+class Suite:
+    user: str
+    uid: int
+    date: str
+    cells: list[Cell] = field(default_factory=list)
+    unavailable: dict[str, str] = field(default_factory=dict)    # mode -> verify's one line
+
+    @property
+    def failed(self) -> bool:
+        return any(cell.failed for cell in self.cells)
+
+    def cells_of(self, mode: str) -> list[Cell]:
+        return [cell for cell in self.cells if cell.mode == mode]
+
+
+def run_suite(fixtures: list[Fixture], modes: list[Mode], leftovers: Leftovers,
+              progress=None) -> Suite:
+    suite = Suite(user=getpass.getuser(), uid=os.getuid(), date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+    temp_root = Path(tempfile.mkdtemp(prefix="verify-conformance-"))
+    os.chmod(temp_root, 0o755)     # a run's own uid (verify as root) must get through to its folder
+    try:
+        for mode in modes:
+            for fixture in fixtures:
+                cell = run_cell(fixture, mode, leftovers, temp_root)
+                if cell.outcome == "unavailable" and not suite.cells_of(mode.name):
+                    suite.unavailable[mode.name] = cell.message
+                    break
+                if cell.outcome == "unavailable":     # a refusal after runs that went ahead: verify's failure
+                    cell.outcome = "mismatch"
+                suite.cells.append(cell)
+                if progress is not None:
+                    progress(cell)
+    finally:
+        shutil.rmtree(temp_root, ignore_errors=True)
+    return suite
+
+
+def verdict_text(status: str, limit: str) -> str:
+    """A verdict in a few letters and the limit it names: "MLE memory", "TLE wall time", "AC"."""
+    return SHORT.get(status, status) + (f" {limit}" if limit else "")
+
+
+def cell_text(cell: Cell) -> str:
+    words = verdict_text(cell.status, cell.limit) if cell.status else f"no verdict: {cell.message[:60]}"
+    if cell.outcome == "differs (documented)":
+        words = f"differs (documented): {words}"
+    elif cell.outcome == "mismatch":
+        words = f"**{words}** (expected {verdict_text(cell.expected_status, cell.expected_limit)})"
+    if cell.survivors:
+        words += f" + **{len(cell.survivors)} survivor{'s' if len(cell.survivors) > 1 else ''}**"
+    return words
+
+
+def table(suite: Suite, fixtures: list[Fixture], modes: list[Mode]) -> str:
+    """The Markdown table: a row per fixture, a column per mode, then the isolation of each mode."""
+    ran = [mode for mode in modes if mode.name not in suite.unavailable]
+    by_key = {(cell.fixture, cell.mode): cell for cell in suite.cells}
+    lines = ["| fixture | expected | " + " | ".join(mode.name for mode in ran) + " |",
+             "|---|---|" + "---|" * len(ran)]
+    for fixture in fixtures:
+        cells = [cell_text(by_key[fixture.name, mode.name]) if (fixture.name, mode.name) in by_key else "not run"
+                 for mode in ran]
+        lines.append(f"| {fixture.name} | {verdict_text(fixture.verdict, fixture.limit)} | " + " | ".join(cells) + " |")
+    lines.append("")
+    for mode in ran:
+        isolations = sorted({cell.isolation for cell in suite.cells if cell.mode == mode.name and cell.isolation})
+        lines.append(f"- {mode.name}: {', '.join(isolations) or 'no report'}")
+    for mode, line in suite.unavailable.items():
+        lines.append(f"- {mode}: unavailable: {line}")
+    survivors = [f"  - {cell.fixture} in {cell.mode}: {s}" for cell in suite.cells for s in cell.survivors]
+    if survivors:
+        lines += ["", "Survivors (removed):", *survivors]
+    mismatches = [f"  - {c.fixture} in {c.mode}: {c.status or 'no verdict'}: {c.message}"
+                  for c in suite.cells if c.outcome == "mismatch"]
+    if mismatches:
+        lines += ["", "Mismatches:", *mismatches]
+    return "\n".join(lines)
+
+
+def suite_json(suite: Suite) -> dict:
+    return {"user": suite.user, "uid": suite.uid, "date": suite.date, "passed": not suite.failed,
+            "unavailable": suite.unavailable, "cells": [asdict(cell) for cell in suite.cells]}
+
+
+# -- as another user ---------------------------------------------------------------------------
+
+def user_python(name: str) -> Path:
+    """A Python for user `name` that can run verify from this checkout: the user's own venv
+    (made once, with the project's dependencies), the checkout on PYTHONPATH."""
+    try:
+        account = pwd.getpwnam(name)
+    except KeyError:
+        subprocess.run(["useradd", "-m", "-s", "/bin/bash", name], check=True, capture_output=True)
+        account = pwd.getpwnam(name)
+    venv = Path(account.pw_dir) / ".cache" / "verify-conformance" / "venv"
+    python = venv / "bin" / "python"
+    as_user = ["runuser", "-u", name, "--"]
+    probe = [*as_user, "env", f"PYTHONPATH={ROOT}", str(python), "-c", "import verify.cli, click, regex, rich"]
+    if python.exists() and subprocess.run(probe, capture_output=True, cwd="/").returncode == 0:
+        return python
+    system_python = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin")
+    if system_python is None:
+        raise SuiteError("no python3 on the system PATH for a normal user")
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    for step in ([*as_user, system_python, "-m", "venv", "--system-site-packages", str(venv)],
+                 [*as_user, str(venv / "bin" / "pip"), "install", "--quiet", *dependencies], probe):
+        done = subprocess.run(step, capture_output=True, text=True, cwd="/")
+        if done.returncode != 0:
+            last = (done.stderr.strip() or done.stdout.strip() or f"exit code {done.returncode}").splitlines()[-1]
+            raise SuiteError(f"cannot prepare a Python for user {name} ({' '.join(step[4:6])}): {last}")
+    return python
+
+
+def run_as_user(name: str, arguments: list[str], json_path: Path | None) -> int:
+    """This script again, as user `name` (verify is root here): its table on stdout, its
+    JSON where asked; its exit code."""
+    if os.geteuid() != 0:
+        raise SuiteError("--as-user needs root (runuser)")
+    python = user_python(name)
+    account = pwd.getpwnam(name)
+    if not os.access(ROOT, os.R_OK | os.X_OK):
+        raise SuiteError(f"the checkout {ROOT} is not readable")
+    with tempfile.TemporaryDirectory(prefix="verify-conformance-user-") as scratch:
+        os.chown(scratch, account.pw_uid, account.pw_gid)
+        child_json = Path(scratch) / "suite.json"
+        done = subprocess.run(["runuser", "-u", name, "--", "env", f"PYTHONPATH={ROOT}", f"HOME={account.pw_dir}",
+                               str(python), str(Path(__file__).resolve()), *arguments, "--json", str(child_json)],
+                              cwd="/")
+        if json_path is not None and child_json.exists():
+            shutil.copyfile(child_json, json_path)
+    return done.returncode
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Run the conformance suite (docs/conformance.md).")
+    parser.add_argument("--fixture", action="append", default=[], help="only this fixture (repeatable)")
+    parser.add_argument("--mode", action="append", default=[], help="only this mode, e.g. bwrap-cgroup (repeatable)")
+    parser.add_argument("--require", action="append", default=[],
+                        help="fail when this mode is unavailable here (repeatable)")
+    parser.add_argument("--json", type=Path, help="also write the results as JSON to this file")
+    parser.add_argument("--as-user", metavar="NAME",
+                        help="run the suite as user NAME (created when missing; needs root)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    arguments = parse_arguments(argv)
+    try:
+        if arguments.as_user:
+            passed_on = [a for a in argv if a not in ("--as-user", arguments.as_user)]
+            passed_on = _without_option(passed_on, "--json")
+            return run_as_user(arguments.as_user, passed_on, arguments.json)
+        fixtures, leftovers = load_manifest()
+        unknown = set(arguments.fixture) - {f.name for f in fixtures}
+        if unknown:
+            raise SuiteError(f"unknown fixture {sorted(unknown)[0]!r} (see {FIXTURES / 'expected.toml'})")
+        chosen = [f for f in fixtures if not arguments.fixture or f.name in arguments.fixture]
+        modes = [Mode.parse(m) for m in arguments.mode] or all_modes()
+        required = [Mode.parse(m).name for m in arguments.require]
+    except (SuiteError, OSError, subprocess.CalledProcessError) as error:
+        print(f"conformance: {error}", file=sys.stderr)
+        return 2
+
+    def progress(cell: Cell) -> None:
+        print(f"  {cell.mode:14} {cell.fixture:20} {cell_text(cell)}  ({cell.wall:g} s)", file=sys.stderr, flush=True)
+
+    suite = run_suite(chosen, modes, leftovers, progress)
+    print(f"Conformance suite as {suite.user} (uid {suite.uid}), {suite.date}\n")
+    print(table(suite, chosen, modes))
+    missing = [mode for mode in required if mode in suite.unavailable]
+    for mode in missing:
+        print(f"\nrequired mode {mode} is unavailable: {suite.unavailable[mode]}")
+    if arguments.json is not None:
+        arguments.json.write_text(json.dumps(suite_json(suite), indent=2) + "\n")
+    return 1 if suite.failed or missing else 0
+
+
+def _without_option(argv: list[str], option: str) -> list[str]:
+    kept, skip = [], False
+    for argument in argv:
+        if skip:
+            skip = False
+        elif argument == option:
+            skip = True
+        elif not argument.startswith(option + "="):
+            kept.append(argument)
+    return kept
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -97,7 +97,11 @@ import_image() {  # rootful|rootless: (re)import the rootfs when the image is mi
 }
 
 [ -f "$rootfs/.done" ] || bash "$here/rootfs.sh" "$rootfs"
-prepare_share "$work/share"
+# a share of this run's own: a run at the same time keeps its commit under test
+mkdir -p "$work"
+share=$(mktemp -d "$work/share.XXXXXX")
+trap 'rm -rf "$share"' EXIT
+prepare_share "$share"
 mkdir -p "$work/out"
 for platform in "${platforms[@]}"; do
     mode=${platform#podman-}; mode=${mode%%-*}
@@ -113,7 +117,7 @@ for platform in "${platforms[@]}"; do
     echo "container: $platform: podman run ${flags[*]}"
     printf '%s\n' "podman run ${flags[*]}" > "$out/flags"
     start=$(date +%s)
-    podman_for "$mode" run "${flags[@]}" -v "$work/share:/share:ro" -v "$out:/out" "$image" \
+    podman_for "$mode" run "${flags[@]}" -v "$share:/share:ro" -v "$out:/out" "$image" \
         bash /share/harness/inside.sh "$platform" /share /out > "$out/run.log" 2>&1 ||
         echo "container: $platform: podman run failed (rc=$?): $(tail -n 1 "$out/run.log")"
     echo "container: $platform: $(( $(date +%s) - start )) s"

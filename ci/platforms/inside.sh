@@ -3,7 +3,8 @@
 #
 # Run as root on the machine (or in the container) under test: measures verify there as root
 # (OUT/PLATFORM-root.json) and as a normal user, `judge`, made with useradd when missing
-# (OUT/PLATFORM-user.json), with measure.sh beside this script. SHARE holds src/ (a git
+# (OUT/PLATFORM-user.json), with measure.sh beside this script. The user gets its cgroup,
+# where the container allows one, from entrypoint.sh, as in the container recipe. SHARE holds src/ (a git
 # archive of the commit under test) and wheels/; it only needs to be readable.
 set -euo pipefail
 platform=${1:?usage: inside.sh PLATFORM SHARE OUT}
@@ -17,7 +18,6 @@ id judge >/dev/null 2>&1 || useradd -m -s /bin/bash judge
 user_out=$(mktemp -d /tmp/platform-user-out.XXXXXX)
 chown judge "$user_out"
 cd /
-runuser -u judge -- env HOME="$(getent passwd judge | cut -d: -f6)" TMPDIR=/tmp \
-    bash "$here/measure.sh" "$platform-user" "$share" "$user_out"
+sh "$here/entrypoint.sh" judge env TMPDIR=/tmp bash "$here/measure.sh" "$platform-user" "$share" "$user_out"
 cp "$user_out"/* "$out"/
 rm -rf "$user_out"

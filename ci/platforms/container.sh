@@ -12,7 +12,11 @@
 # debootstrap when missing: no registry image is pulled) imported as
 # localhost/verify-bookworm:test, again whenever the rootfs is newer than the image. verify
 # gets in as a `git archive` of HEAD and wheels in a read-only share; the containers have no
-# network. Run as root (apt-get install -y podman runc uidmap debootstrap first); WORK
+# network.
+#   podman-recipe                rootful Podman, the recommended flags, the image built from
+#                                the Containerfile (on the rootfs image, from the share's
+#                                wheels): verify as the recipe runs it, a normal user only
+# Run as root (apt-get install -y podman runc uidmap debootstrap first); WORK
 # defaults to /tmp/verify-platforms.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,13 +30,14 @@ while [ $# -gt 0 ]; do
         --work) work=$2; shift 2 ;;
         --rootfs) rootfs=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -/p' "$0" | sed 's/^# \{0,1\}//;/^set -/d'; exit 0 ;;
-        podman-rootful-default|podman-rootful-recommended|podman-rootless-default|podman-rootless-recommended)
+        podman-rootful-default|podman-rootful-recommended|podman-rootless-default|podman-rootless-recommended|\
+        podman-recipe)
             platforms+=("$1"); shift ;;
         *) echo "container: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
 [ ${#platforms[@]} -gt 0 ] || platforms=(podman-rootful-default podman-rootful-recommended
-                                         podman-rootless-default podman-rootless-recommended)
+                                         podman-rootless-default podman-rootless-recommended podman-recipe)
 rootfs=${rootfs:-$work/rootfs}
 image=localhost/verify-bookworm:test
 rootless_user=verify-podman
@@ -42,8 +47,9 @@ command -v podman >/dev/null || { echo "container: podman is not installed (apt-
 # What every container here gets, default or not: no network; runc where it is installed
 # (crun refuses a hybrid cgroup v1 layout); nofile and nproc limits the host accepts (Podman's
 # defaults are above some hosts' hard limits).
-base_flags=(--rm --network none --ulimit nofile=1024:1024 --ulimit nproc=4096:4096)
-[ -x /usr/sbin/runc ] && base_flags+=(--runtime /usr/sbin/runc)
+runtime_flags=()
+[ -x /usr/sbin/runc ] && runtime_flags=(--runtime /usr/sbin/runc)
+base_flags=(--rm --network none --ulimit nofile=1024:1024 --ulimit nproc=4096:4096 ${runtime_flags[@]+"${runtime_flags[@]}"})
 
 # The recommended flags, what bubblewrap and a cgroup per run need and nothing more:
 # - unmask=/proc/*: Podman covers parts of /proc (kcore, keys, sys, ...); the kernel refuses
@@ -103,9 +109,40 @@ share=$(mktemp -d "$work/share.XXXXXX")
 trap 'rm -rf "$share"' EXIT
 prepare_share "$share"
 mkdir -p "$work/out"
+build_recipe() {  # the Containerfile of HEAD, on the rootfs image, verify from the share's wheels
+    local context=$work/recipe-context
+    rm -rf "$context"
+    cp -r "$share/src" "$context"
+    cp -r "$share/wheels" "$context/wheels"
+    podman build -q ${runtime_flags[@]+"${runtime_flags[@]}"} --build-arg BASE="$image" \
+        --build-arg PIP_OPTIONS="--no-index --find-links /opt/verify-src/wheels" \
+        -t "$recipe_image" -f "$context/Containerfile" "$context" > "$work/out/podman-recipe/build.log" 2>&1
+}
+
+recipe_image=localhost/verify-recipe:test
 for platform in "${platforms[@]}"; do
     mode=${platform#podman-}; mode=${mode%%-*}
     settings=${platform##*-}
+    if [ "$platform" = podman-recipe ]; then
+        rm -rf "$work/out/$platform"
+        mkdir -p "$work/out/$platform"
+        chmod 1777 "$work/out/$platform"   # the recipe's user, judge, writes its record there
+        import_image rootful
+        flags=("${base_flags[@]}")
+        mapfile -t -O ${#flags[@]} flags < <(recommended_flags rootful)
+        echo "container: $platform: podman build (Containerfile), then podman run ${flags[*]}"
+        printf '%s\n' "podman run ${flags[*]}" > "$work/out/$platform/flags"
+        start=$(date +%s)
+        if build_recipe; then
+            podman run "${flags[@]}" -v "$share:/share:ro" -v "$work/out/$platform:/out" -w /share/src "$recipe_image" \
+                bash /share/harness/measure.sh "$platform-user" --here /out > "$work/out/$platform/run.log" 2>&1 ||
+                echo "container: $platform: podman run failed (rc=$?): $(tail -n 1 "$work/out/$platform/run.log")"
+        else
+            echo "container: $platform: podman build failed: $(tail -n 1 "$work/out/$platform/build.log")"
+        fi
+        echo "container: $platform: $(( $(date +%s) - start )) s"
+        continue
+    fi
     [ "$mode" = rootless ] && make_rootless_user
     import_image "$mode"
     flags=("${base_flags[@]}")

@@ -7,25 +7,37 @@
 # (ci/conformance.py, every isolation and accounting mode this machine offers) and
 # `verify check submissions/*/*` with its wall time, and writes OUT/PLATFORM.json, the
 # record ci/platforms/table.py reads. Its logs go beside it (OUT/PLATFORM.*.log).
+# SHARE "--here": verify is installed already (on PATH) and the current folder is its
+# checkout (the VM of vm/run.sh). OUT "-": the record is printed as one line,
+# "platform-record: JSON", and the logs go to a temporary folder.
 # Exit 0 when the record is written, whatever verify's verdicts were.
 set -euo pipefail
 platform=${1:?usage: measure.sh PLATFORM SHARE OUT}
-share=$(cd "${2:?usage: measure.sh PLATFORM SHARE OUT}" && pwd)
-out=$(mkdir -p "${3:?usage: measure.sh PLATFORM SHARE OUT}" && cd "$3" && pwd)
-log=$out/$platform
+share=${2:?usage: measure.sh PLATFORM SHARE OUT}
+out=${3:?usage: measure.sh PLATFORM SHARE OUT}
+checkout=$PWD
 work=$(mktemp -d "${TMPDIR:-/tmp}/verify-platform.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+[ "$share" = --here ] || share=$(cd "$share" && pwd)
+if [ "$out" = - ]; then out=$work/out; fi
+out=$(mkdir -p "$out" && cd "$out" && pwd)
+log=$out/$platform
 # verify's caches in the work folder: every platform starts cold, and nothing is left behind
 export VERIFY_CACHE=$work/cache XDG_CACHE_HOME=$work/xdg-cache PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 
-cp -r "$share/src" "$work/verify"
 install_rc=0
-{
-    python3 -m venv "$work/venv" &&
-    "$work/venv/bin/pip" install -q --no-index --find-links "$share/wheels" "$work/verify"
-} > "$log.install.log" 2>&1 || install_rc=$?
+if [ "$share" = --here ]; then
+    command -v verify > "$log.install.log" 2>&1 || install_rc=$?
+    cp -r "$checkout" "$work/verify"
+else
+    cp -r "$share/src" "$work/verify"
+    {
+        python3 -m venv "$work/venv" &&
+        "$work/venv/bin/pip" install -q --no-index --find-links "$share/wheels" "$work/verify"
+    } > "$log.install.log" 2>&1 || install_rc=$?
+    export PATH=$work/venv/bin:$PATH
+fi
 cd "$work/verify"
-export PATH=$work/venv/bin:$PATH
 
 conformance_rc=-1
 check_rc=-1
@@ -42,7 +54,7 @@ if [ "$install_rc" = 0 ]; then
 fi
 
 python3 - "$platform" "$out/$platform.json" "$work" "$share" "$install_rc" "$conformance_rc" "$check_rc" \
-    "$check_start" "$check_end" "$log" <<'PY'
+    "$check_start" "$check_end" "$log" "${3}" <<'PY'
 import json
 import os
 import platform as host
@@ -50,7 +62,7 @@ import re
 import sys
 from pathlib import Path
 
-name, record, work, share, install_rc, conformance_rc, check_rc, start, end, log = sys.argv[1:]
+name, record, work, share, install_rc, conformance_rc, check_rc, start, end, log, printed = sys.argv[1:]
 work_dir, share_dir = Path(work), Path(share)
 
 
@@ -104,5 +116,7 @@ result = {
     },
 }
 Path(record).write_text(json.dumps(result, indent=1) + "\n")
+if printed == "-":
+    print("platform-record: " + json.dumps(result))
 PY
-echo "measure: $platform as $(id -un): install rc=$install_rc, conformance rc=$conformance_rc, check rc=$check_rc ($out/$platform.json)"
+echo "measure: $platform as $(id -un): install rc=$install_rc, conformance rc=$conformance_rc, check rc=$check_rc" >&2

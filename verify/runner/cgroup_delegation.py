@@ -96,6 +96,17 @@ def ask_systemd_for_scope(unit: str, pid: int, user: bool) -> str:
     return text.splitlines()[0][:200] if text else f"busctl exit code {answer.returncode}"
 
 
+def write_file(path: Path, text: str) -> None:
+    path.write_text(text)
+
+
+def writable(folder: Path) -> bool:
+    """May we make groups in `folder`, move processes in and enable controllers (a read-only
+    mount, a folder owned by someone else or a container's masked tree: no)."""
+    return all(os.access(path, os.W_OK) for path in
+               (folder, folder / "cgroup.procs", folder / "cgroup.subtree_control"))
+
+
 @dataclass
 class Host:
     """What acquisition reads and asks: this machine by default, a fake tree in tests."""
@@ -107,6 +118,9 @@ class Host:
     systemd_booted: bool = field(default_factory=lambda: os.path.isdir("/run/systemd/system"))
     ask_scope: Callable[[str, int, bool], str] = ask_systemd_for_scope
     at_exit: Callable[[Callable[[], None]], object] = atexit.register
+    write: Callable[[Path, str], None] = write_file                 # every write into the tree
+    writable: Callable[[Path], bool] = writable
+    remove: Callable[[Path], None] = Path.rmdir                      # an empty group (its files go with it)
     scope_wait: float = SCOPE_WAIT
 
 
@@ -119,13 +133,6 @@ def _words(path: Path) -> set[str]:
 
 def _members(folder: Path) -> set[int]:
     return {int(word) for word in _words(folder / "cgroup.procs") if word.isdigit()}
-
-
-def _writable(folder: Path) -> bool:
-    """May we make groups in `folder`, move processes in and enable controllers (a read-only
-    mount, a folder owned by someone else or a container's masked tree: no)."""
-    return all(os.access(path, os.W_OK) for path in
-               (folder, folder / "cgroup.procs", folder / "cgroup.subtree_control"))
 
 
 def v2_folder(proc_self: Path) -> tuple[Path, str] | None:
@@ -205,13 +212,13 @@ def _wait_for_scope(host: Host, unit: str) -> tuple[Path, str] | None:
 def use_folder(host: Host, folder: Path, path: str) -> Delegation:
     """Make `folder` (our cgroup, at `path`) or its parent fit to hold run groups, without
     asking anyone; a Delegation without parent says why it cannot be."""
-    if set(NEEDED) <= _words(folder / "cgroup.subtree_control") and _writable(folder):
+    if set(NEEDED) <= _words(folder / "cgroup.subtree_control") and host.writable(folder):
         return Delegation(folder, how=f"{path} gives its children memory and pids")
     parent = folder.parent
     in_leaf = folder.name == SHARED_LEAF or _JUDGE_LEAF.fullmatch(folder.name) is not None
-    if in_leaf and path != "/" and _writable(parent) and set(NEEDED) <= _words(parent / "cgroup.subtree_control"):
+    if in_leaf and path != "/" and host.writable(parent) and set(NEEDED) <= _words(parent / "cgroup.subtree_control"):
         return Delegation(parent, how=f"the parent of its leaf {folder.name}")   # e.g. a worker verify started
-    if not _writable(folder):
+    if not host.writable(folder):
         return Delegation(None, reason=f"verify's cgroup {path} is not delegated to uid {host.uid} "
                                        f"(it cannot write it)")
     available = _words(folder / "cgroup.controllers")
@@ -219,34 +226,34 @@ def use_folder(host: Host, folder: Path, path: str) -> Delegation:
         return Delegation(None, reason=f"verify's cgroup {path} offers no "
                                        f"{' and '.join(c for c in NEEDED if c not in available)} controller")
     if not (folder / "cgroup.type").exists():          # the root cgroup may hold processes and children
-        failure = _enable(folder, available)
+        failure = _enable(host, folder, available)
         return Delegation(None, reason=failure) if failure else Delegation(folder, how="the root cgroup")
     others = _members(folder) - {host.pid}
     if not others:
         return _move_into_leaf(host, folder, path, available)
     if path == "/":
-        return _move_container_into_leaf(folder, path, available)
+        return _move_container_into_leaf(host, folder, path, available)
     return Delegation(None, reason=f"verify's cgroup {path} holds {len(others)} other "
                                    f"process{'es' if len(others) > 1 else ''}, so it cannot give run groups "
                                    f"controllers")
 
 
-def _enable(folder: Path, available: set[str]) -> str:
+def _enable(host: Host, folder: Path, available: set[str]) -> str:
     """Enable the wanted controllers for `folder`'s children; "" or why not."""
     enabled = _words(folder / "cgroup.subtree_control")
     for controller in WANTED:
         if controller in available and controller not in enabled:
             try:
-                (folder / "cgroup.subtree_control").write_text(f"+{controller}")
+                host.write(folder / "cgroup.subtree_control", f"+{controller}")
             except OSError as error:
                 if controller in NEEDED:
                     return f"cannot enable {controller} for the children of {folder} ({error.strerror})"
     return ""
 
 
-def _move(pid: int, into: Path) -> str:
+def _move(host: Host, pid: int, into: Path) -> str:
     try:
-        (into / "cgroup.procs").write_text(str(pid))
+        host.write(into / "cgroup.procs", str(pid))
     except ProcessLookupError:
         return ""                                      # it ended meanwhile
     except OSError as error:
@@ -261,32 +268,32 @@ def _move_into_leaf(host: Host, folder: Path, path: str, available: set[str]) ->
         leaf.mkdir()
     except OSError as error:
         return Delegation(None, reason=f"cannot make a group in verify's cgroup {path} ({error.strerror})")
-    failure = _move(host.pid, leaf) or _enable(folder, available)
+    failure = _move(host, host.pid, leaf) or _enable(host, folder, available)
     if failure:
-        _undo(host.pid, folder, leaf, enabled_before)
+        _undo(host, folder, leaf, enabled_before)
         return Delegation(None, reason=failure)
-    host.at_exit(lambda: _undo(host.pid, folder, leaf, enabled_before) if host.current_pid() == host.pid else None)
+    host.at_exit(lambda: _undo(host, folder, leaf, enabled_before) if host.current_pid() == host.pid else None)
     return Delegation(folder, how=f"verify moved into {leaf.name} in {path}")
 
 
-def _undo(pid: int, folder: Path, leaf: Path, enabled_before: set[str]) -> None:
+def _undo(host: Host, folder: Path, leaf: Path, enabled_before: set[str]) -> None:
     """Give `folder` back as it was: controllers off, verify back in it, leaf removed (what
     cannot be undone stays, e.g. a child still in the leaf)."""
     for controller in reversed(WANTED):
         if controller not in enabled_before and controller in _words(folder / "cgroup.subtree_control"):
             try:
-                (folder / "cgroup.subtree_control").write_text(f"-{controller}")
+                host.write(folder / "cgroup.subtree_control", f"-{controller}")
             except OSError:
                 return
-    if _move(pid, folder):
+    if _move(host, host.pid, folder):
         return
     try:
-        leaf.rmdir()
+        host.remove(leaf)
     except OSError:
         pass
 
 
-def _move_container_into_leaf(folder: Path, path: str, available: set[str]) -> Delegation:
+def _move_container_into_leaf(host: Host, folder: Path, path: str, available: set[str]) -> Delegation:
     leaf = folder / SHARED_LEAF
     try:
         leaf.mkdir(exist_ok=True)
@@ -297,10 +304,10 @@ def _move_container_into_leaf(folder: Path, path: str, available: set[str]) -> D
         if not members:
             break
         for pid in sorted(members):
-            failure = _move(pid, leaf)
+            failure = _move(host, pid, leaf)
             if failure:
                 return Delegation(None, reason=failure)
-    failure = _enable(folder, available)
+    failure = _enable(host, folder, available)
     if failure:
         return Delegation(None, reason=failure)
     return Delegation(folder, how=f"the container's processes moved into {SHARED_LEAF}")

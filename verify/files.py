@@ -419,10 +419,52 @@ def _read_at_most(fd: int, count: int) -> bytes:
     return b"".join(parts)
 
 
-def write_output(path: Path, text: str, what: str) -> None:
-    """Write a file the user asked for (``--output``, ``--write``); a failure is one InputError line."""
+def write_atomically(path: Path, data: bytes) -> None:
+    """``path`` holds ``data`` whole, or is left as it was: the bytes go to a new file beside it,
+    are flushed to the disk, then renamed over it (a rename is atomic). A process killed at
+    any point, or a full disk, leaves no half-written file under ``path``; on an OSError the
+    new file is removed and the error raised."""
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
-        Path(path).write_text(text)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename itself on the disk (best effort: some filesystems refuse to sync a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_output(path: Path, text: str, what: str) -> None:
+    """Write a file the user asked for (``--output``, ``--write``), whole or not at all
+    (:func:`write_atomically`); a failure is one InputError line."""
+    target = Path(os.path.realpath(path))       # a link's target is written, the link kept
+    try:
+        if target.exists() and not target.is_file():    # /dev/stdout, a FIFO: written as they are
+            target.write_text(text)
+        else:
+            write_atomically(target, text.encode())
     except OSError as error:
         raise InputError(f"cannot write the {what} to {str(path)!r}: {error.strerror or error}") from None
 

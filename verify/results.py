@@ -5,9 +5,14 @@ measures; a :class:`CheckResult` is one entry's check: its case results, or why
 it could not be checked at all. ``to_dict``/``from_dict`` (and the JSON forms)
 are exact inverses, so results written by one run (a shard, a cache) are read
 back by another without running anything again.
+
+A check kept on disk (the result cache, a shard) is :func:`stored_check`: the check with
+the key it is stored under and the digest of its content, so that a file is served only
+under its own key and whole (:func:`read_stored_check`).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -114,3 +119,36 @@ class CheckResult:
         except ValueError as error:
             raise ResultsFormatError(f"not JSON: {error}") from None
         return cls.from_dict(data)
+
+
+STORED_FORMAT = "verify check result 2"
+
+
+def _content_digest(check: dict[str, Any]) -> str:
+    canonical = json.dumps(check, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def stored_check(key: str, result: CheckResult) -> bytes:
+    """The bytes of ``result`` kept under ``key``: its JSON form, the key, and the content's digest."""
+    check = CheckResult(result.label, result.results, result.error).to_dict()
+    return json.dumps({"format": STORED_FORMAT, "key": key, "sha256": _content_digest(check),
+                       "check": check}).encode()
+
+
+def read_stored_check(data: bytes, key: str) -> CheckResult:
+    """The check :func:`stored_check` wrote under ``key``; a ResultsFormatError for anything else:
+    another format, a file under another key's name (renamed, copied), a content that does
+    not match its digest (truncated, edited)."""
+    try:
+        stored = json.loads(data)
+    except ValueError as error:
+        raise ResultsFormatError(f"not JSON: {error}") from None
+    if _field(stored, "format", str, "") != STORED_FORMAT:
+        raise ResultsFormatError(f"not a stored check of this version (expected format {STORED_FORMAT!r})")
+    if _field(stored, "key", str) != key:
+        raise ResultsFormatError("stored under another key than its own (renamed or copied)")
+    check = _field(stored, "check", dict)
+    if _field(stored, "sha256", str) != _content_digest(check):
+        raise ResultsFormatError("its content does not match its digest (truncated or edited)")
+    return CheckResult.from_dict(check)

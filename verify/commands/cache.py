@@ -10,6 +10,7 @@ them is a miss.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -21,9 +22,9 @@ from pathlib import Path
 from verify.challenges.contract import BatchTask
 from verify.commands.jobs import Blocked, EntryCheck, default_testcases_root
 from verify.errors import VerifyError
-from verify.files import TreeDigest, add_entry_folder, add_trusted_folder, source_tree_digest
-from verify.results import CheckResult, ResultsFormatError
-from verify.runner import Limits, get_language
+from verify.files import TreeDigest, add_entry_folder, add_trusted_folder, source_tree_digest, write_atomically
+from verify.results import CheckResult, ResultsFormatError, read_stored_check, stored_check
+from verify.runner import Limits, cache_root, get_language
 
 PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -95,16 +96,31 @@ def check_key(check: EntryCheck, limits: Limits, isolation: str, testcases: Path
     return digest.hexdigest()[:32]
 
 
+MAX_STORED_BYTES = 64 << 20
+
+
+class CacheWriteError(VerifyError):
+    """A check result that cannot be kept (a full disk, a folder that cannot be written)."""
+
+
 class ResultCache:
-    """Check results on disk, one JSON file per key."""
+    """Check results on disk, one file per key (:func:`verify.results.stored_check`). Each is
+    written whole or not at all (:func:`verify.files.write_atomically`), and read back only
+    when it names its own key and matches its digest: a file torn by a crash, truncated,
+    edited or renamed is a miss, and the check runs again."""
 
     def __init__(self, folder: Path):
         self.folder = folder
 
+    def path(self, key: str) -> Path:
+        return self.folder / f"{key}.json"
+
     def load(self, key: str) -> CheckResult | None:
-        path = self.folder / f"{key}.json"
+        path = self.path(key)
         try:
-            result = CheckResult.from_json(path.read_bytes())
+            if path.is_symlink() or path.stat().st_size > MAX_STORED_BYTES:
+                return None
+            result = read_stored_check(path.read_bytes(), key)
         except (OSError, ResultsFormatError):
             return None
         try:    # read now (atime; mtime kept): `verify cache prune` removes the least recently used first
@@ -114,7 +130,16 @@ class ResultCache:
         return result
 
     def store(self, key: str, result: CheckResult) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        temporary = self.folder / f".{key}.{os.getpid()}.{id(result)}.tmp"
-        temporary.write_text(CheckResult(result.label, result.results, result.error).to_json())
-        temporary.replace(self.folder / f"{key}.json")
+        """Keep ``result`` under ``key``; a CacheWriteError (one line, exit 2) when it cannot be,
+        with nothing half-written left."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            write_atomically(self.path(key), stored_check(key, result))
+        except OSError as error:
+            full = ""
+            if error.errno in (errno.ENOSPC, errno.EDQUOT):
+                elsewhere = ", or set $VERIFY_CACHE to a folder elsewhere" \
+                    if self.folder.resolve().is_relative_to(cache_root().resolve()) else ""
+                full = f" (the disk is full: free some space{elsewhere})"
+            raise CacheWriteError(f"cannot keep the check of {result.label} in {str(self.folder)!r}: "
+                                  f"{error.strerror or error}{full}") from None

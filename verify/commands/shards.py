@@ -2,7 +2,10 @@
 
 Each file is one whole check under its cache key (:mod:`verify.commands.cache`), so shards
 combine by copying: the same key is the same check. Every file is read back before it is
-copied: a file that is not a check result stops the merge with one line naming it.
+copied, and must be a check stored under its own name whose content matches its digest
+(:func:`verify.results.read_stored_check`): anything else stops the merge with one line
+naming it. Each copy is written whole or not at all, so a merge killed half-way leaves
+only whole results, and running it again completes it.
 """
 from __future__ import annotations
 
@@ -10,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from verify.errors import VerifyError
-from verify.files import make_output_folder
-from verify.results import CheckResult, ResultsFormatError
+from verify.files import make_output_folder, write_atomically
+from verify.results import ResultsFormatError, read_stored_check
 
 MAX_RESULT_BYTES = 64 << 20
 
@@ -27,10 +30,13 @@ def merge_results(shards: Sequence[Path], into: Path) -> int:
                 raise VerifyError(f"{path}: not a check result (a link, not a file, or too large)")
             data = path.read_bytes()
             try:
-                CheckResult.from_json(data)
+                read_stored_check(data, path.stem)
             except ResultsFormatError as error:
                 raise VerifyError(f"{path}: not a check result: {error}") from None
             target = into / path.name
             if target.resolve() != path.resolve():
-                target.write_bytes(data)
+                try:
+                    write_atomically(target, data)
+                except OSError as error:
+                    raise VerifyError(f"cannot write {str(target)!r}: {error.strerror or error}") from None
     return len(list(into.glob("*.json")))

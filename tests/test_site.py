@@ -156,7 +156,8 @@ def test_templates_escape_everything_and_slugs_are_safe_file_names():
         "label": hostile, "name": hostile, "contest": "desert", "language": hostile, "score": hostile,
         "source": hostile, "source_name": hostile, "source_bytes": 1, "passed": False, "why_not": hostile,
         "error": hostile, "cases": [{"name": hostile, "passed": False, "status": "wrong", "message": hostile,
-                                      "time": 0.1, "memory": 0, "page": None}]})
+                                      "time": 0.1, "memory": 0, "page": None}],
+        "isolation": hostile, "differences": hostile})
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;&#34;&#39;&amp;" in page
     assert "\x1b" not in page and "\\x1b[31m" in page
     replay = render("desert.html", root="", title=hostile, back="x", back_name=hostile, passed=False,

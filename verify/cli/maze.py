@@ -105,10 +105,13 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
         result = run_tournament(Grader(runner, executor), contestants, _int_list("--sizes", sizes),
                                 _int_list("--seeds", seeds), jobs=jobs, limits=limits, log_dir=log_dir,
                                 patience=DEFAULT_PATIENCE if patience is None else patience, progress=progress)
-    click.echo(RENDERERS[output_format](result), nl=False)
+        isolation = (runner.isolation if executor is None
+                     else executor.isolation(runner.isolation) or "the cluster's workers differ")
+    click.echo(RENDERERS[output_format](result, isolation), nl=False)
     if html is not None:
+        from verify.reports.isolation import differences_of
         from verify.site import write_koth_site
-        write_koth_site(html, result)
+        write_koth_site(html, result, isolation=isolation, differences=differences_of(isolation))
     if not quiet:
         click.echo(f"match logs: {log_dir} (replay one with: verify maze show LOG)", err=True)
 

@@ -76,10 +76,12 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
                 for store in stores:
                     store.store(key, entry_check)
         prune_cache(bound)
+    named = isolation or runner.isolation       # the workers' differ: each result names its own
     for write_format, path in writes:
-        write_output(path, check_report(checks, write_format) + "\n", f"{write_format} report")
+        write_output(path, check_report(checks, write_format, isolation=named) + "\n", f"{write_format} report")
     if html is not None:
         from verify.commands.site import write_site
-        write_site(html, checks, captures)
-    report = check_report(checks, fmt, failures_only=failures_only, compact=compact, width=width, colour=colour)
+        write_site(html, checks, captures, isolation=named)
+    report = check_report(checks, fmt, failures_only=failures_only, compact=compact, width=width, colour=colour,
+                          isolation=named)
     return report, 0 if checks and all(c.passed for c in checks) else 1

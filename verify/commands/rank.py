@@ -50,7 +50,8 @@ def rank(runner: Runner, challenge: str | None, *, submissions: Path, testcases:
         standings = leaderboard(runner, name, submissions, testcases, jobs, fresh, limits, results, by)
         ranked += sum(1 for s in standings if s.rank is not None)
         boards = per_language(standings, by) if languages_too else None
-        reports.append(rank_report(name, standings, fmt, language_names, by=by, boards=boards))
+        reports.append(rank_report(name, standings, fmt, language_names, by=by, boards=boards,
+                                   isolation=runner.isolation))
     if results is None:                         # checks were stored: keep the cache bounded, once
         prune_cache(bound)
     return Leaderboards("\n\n".join(reports), ranked)

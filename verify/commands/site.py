@@ -21,6 +21,7 @@ from verify.entries import find_entries
 from verify.files import FileRefused, make_output_folder, read_entry_file
 from verify.golf import MAX_SOURCE_BYTES, rank_standings
 from verify.grading import Runner
+from verify.reports.isolation import differences_of, isolation_named
 from verify.results import CheckResult
 from verify.runner import Limits, cache_root
 from verify.site import CaseRun, EntryPage, GolfBoard, OutputCapture, capturing, write_check_site
@@ -73,13 +74,16 @@ def _replay_ahead(check: EntryCheck, ahead: ReplaysAhead) -> dict[str, Callable[
     return {case.name: hand_over(case) for case in check.cases}
 
 
-def _entry_page(check: EntryCheck, outcome: CheckResult, captures: CaptureMap, standing_score: str) -> EntryPage:
+def _entry_page(check: EntryCheck, outcome: CheckResult, captures: CaptureMap, standing_score: str,
+                isolation: str) -> EntryPage:
     entry = check.entry
+    named = isolation_named((r.isolation for r in outcome.results), isolation)
     if entry is None:
-        return EntryPage(check.label, check.label, "?", passed=False, why_not=outcome.why_not, error=outcome.error)
+        return EntryPage(check.label, check.label, "?", passed=False, why_not=outcome.why_not, error=outcome.error,
+                         isolation=named, differences=differences_of(named))
     page = EntryPage(check.label, entry.name, entry.challenge.name, entry.options, language=entry.language or "",
                      score=standing_score, passed=outcome.passed, why_not="" if outcome.passed else outcome.why_not,
-                     error=outcome.error)
+                     error=outcome.error, isolation=named, differences=differences_of(named))
     if entry.source is not None:
         try:            # as the score reads it: inside the entry's folder, bounded
             data = read_entry_file(entry.folder, str(entry.source.relative_to(entry.folder)), MAX_SOURCE_BYTES)
@@ -96,9 +100,10 @@ def _entry_page(check: EntryCheck, outcome: CheckResult, captures: CaptureMap, s
 
 
 def write_site(folder: Path, checks: Sequence[EntryCheck], captures: CaptureMap,
-               outcomes: dict[int, CheckResult] | None = None) -> None:
+               outcomes: dict[int, CheckResult] | None = None, *, isolation: str) -> None:
     """Leaderboards of the code-golf contests among ``checks``, a page per entry, the replays
-    (of the cases each check ran, its generated ones included)."""
+    (of the cases each check ran, its generated ones included); the index and every entry page
+    name the isolation of the runs (``isolation`` where none ran) and which verdicts may differ."""
     outcomes = outcomes or {}
     boards, pages = [], []
     by_contest: dict[str, list[EntryCheck]] = {}
@@ -117,9 +122,11 @@ def write_site(folder: Path, checks: Sequence[EntryCheck], captures: CaptureMap,
                   for s in standings}
         if golf:
             boards.append(GolfBoard(name, challenges.get(name).title, standings))
-        pages += [_entry_page(c, outcomes.get(id(c), c), captures, scores.get(c.label, "")) for c in group]
+        pages += [_entry_page(c, outcomes.get(id(c), c), captures, scores.get(c.label, ""), isolation)
+                  for c in group]
+    named = isolation_named((r.isolation for c in checks for r in outcomes.get(id(c), c).results), isolation)
     try:
-        write_check_site(folder, boards, pages)
+        write_check_site(folder, boards, pages, isolation=named, differences=differences_of(named))
     finally:
         if isinstance(captures, Captures):
             captures.ahead.close()
@@ -154,4 +161,4 @@ def write_rank_site(folder: Path, runner: Runner, challenge: str | None, *, subm
             key = check_key(check, limits, isolation, testcases) if isolation is not None else None
             if key is not None:
                 cache.store(key, check)
-    write_site(folder, checks, captures, outcomes)
+    write_site(folder, checks, captures, outcomes, isolation=isolation)

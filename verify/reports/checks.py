@@ -5,6 +5,11 @@ on a terminal (``compact=True``), one line per entry with its failing cases in f
 details wrapped to the terminal's width and verdicts coloured when asked. ``failures_only``
 keeps only what failed, and the summary line. A compile error is shown once per entry in the
 terminal table and in Markdown (people read them); JSON and JUnit keep every case.
+
+Every format names the isolation of the runs (the one they would have had when none ran), and
+says which verdicts may differ from a judge with a cgroup per run where some may
+(:mod:`verify.reports.isolation`): the summary line and a line below it, JSON's ``isolation``
+and ``differences`` fields, JUnit properties of each suite.
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from xml.etree import ElementTree
 
 from verify.report_escape import markdown, one_line, xml_text
 from verify.reports.colour import paint_status
+from verify.reports.isolation import differences_line, isolation_fields, isolation_named
 from verify.results import CaseResult, CheckResult
 from verify.sizes import size
 from verify.verdict import Status
@@ -89,13 +95,25 @@ def _rows(checks: Sequence[CheckResult], cell: Callable[[str], str], *, collapse
     return rows
 
 
-def summary(checks: Sequence[CheckResult]) -> str:
+def report_isolation(checks: Sequence[CheckResult], isolation: str = "") -> str:
+    """The isolations the results name, else `isolation` (the one the runs would have had)."""
+    return isolation_named((r.isolation for c in checks for r in c.results), isolation)
+
+
+def summary(checks: Sequence[CheckResult], isolation: str = "") -> str:
+    """``N/M entries passed; a/b cases accepted (isolation: NAME)``; `isolation`: the one the
+    runs would have had, named when no result names one (nothing ran)."""
     results = [r for c in checks for r in c.results]
     passed = sum(r.passed for r in results)
     entries_ok = sum(c.passed for c in checks)
-    isolation = next((r.isolation for r in results if r.isolation), "")
+    named = report_isolation(checks, isolation)
     line = (f"{entries_ok}/{len(checks)} entries passed; {passed}/{len(results)} cases accepted")
-    return line + (f" (isolation: {isolation})" if isolation else "")
+    return line + (f" (isolation: {named})" if named else "")
+
+
+def _footer(checks: Sequence[CheckResult], isolation: str) -> list[str]:
+    """The summary line, and below it which verdicts may differ where some may."""
+    return [one_line(summary(checks, isolation)), *map(one_line, differences_line(report_isolation(checks, isolation)))]
 
 
 def _table(rows: list, tablefmt: str) -> str:
@@ -104,34 +122,38 @@ def _table(rows: list, tablefmt: str) -> str:
 
 
 def check_report(checks: Sequence[CheckResult], fmt: str, *, failures_only: bool = False, compact: bool = False,
-                 width: int | None = None, colour: bool = False) -> str:
+                 width: int | None = None, colour: bool = False, isolation: str = "") -> str:
     """The report of ``checks`` in ``fmt`` (table, json, junit, markdown).
+
+    ``isolation``: the one the runs had or would have had (named when no result names one).
 
     ``compact`` (stdout is a terminal): the table is one line per entry, failing cases below
     their entry, details wrapped to ``width`` columns; ``failures_only``: the table and Markdown
     show only what failed, and the summary line; ``colour``: verdicts coloured in the table.
     JSON and JUnit ignore all three; without them every format is what it always was."""
+    named = report_isolation(checks, isolation)
     if fmt == "json":
-        return json.dumps({"passed": all(c.passed for c in checks), "summary": summary(checks),
-                           "entries": [c.to_dict() for c in checks]}, indent=2)
+        return json.dumps({"passed": all(c.passed for c in checks), "summary": summary(checks, isolation),
+                           **isolation_fields(named), "entries": [c.to_dict() for c in checks]}, indent=2)
     if fmt == "junit":
-        return _junit(checks)
+        return _junit(checks, named)
     if fmt == "markdown":
         shown = [c for c in checks if not c.passed] if failures_only else checks
         rows = _rows(shown, markdown, collapse=True, failures_only=failures_only)
-        line = f"**{markdown(summary(checks))}**"
+        line = "\n\n".join([f"**{markdown(summary(checks, isolation))}**",
+                             *map(markdown, differences_line(named))])
         if failures_only and not rows:
             return line
         return f"{_table(rows, 'github')}\n\n{line}"
     if compact:
-        return _compact(checks, failures_only=failures_only, width=width, colour=colour)
+        return _compact(checks, failures_only=failures_only, width=width, colour=colour, isolation=isolation)
     if failures_only:
         rows = _rows([c for c in checks if not c.passed], one_line, failures_only=True, colour=colour)
         table = _table(rows, "simple") + "\n\n" if rows else ""
-        return table + one_line(summary(checks))
+        return table + "\n".join(_footer(checks, isolation))
     failing = [f"  {one_line(c.error)}" if c.error and c.error.startswith(c.label)
                else f"  {one_line(c.label)}: {one_line(c.why_not)}" for c in checks if not c.passed]
-    lines = [one_line(summary(checks))] + (["failed:", *failing] if failing else [])
+    lines = _footer(checks, isolation) + (["failed:", *failing] if failing else [])
     table = _table(_rows(checks, one_line, colour=colour), "simple")
     return f"{table}\n\n" + "\n".join(lines)
 
@@ -170,10 +192,11 @@ def _compact_rows(checks: Sequence[CheckResult], failures_only: bool,
     return rows
 
 
-def _compact(checks: Sequence[CheckResult], *, failures_only: bool, width: int | None, colour: bool) -> str:
+def _compact(checks: Sequence[CheckResult], *, failures_only: bool, width: int | None, colour: bool,
+             isolation: str) -> str:
     """One line per entry (cases passed/total, total time, worst memory), its failing cases below."""
     rows = _compact_rows(checks, failures_only, WRAPPED_DETAIL if width else DETAIL_WIDTH)
-    footer = one_line(summary(checks))
+    footer = "\n".join(_footer(checks, isolation))
     if not rows:
         return footer
     table = [COMPACT_HEADERS, *(cells for cells, _, _ in rows)]
@@ -196,15 +219,21 @@ def _compact(checks: Sequence[CheckResult], *, failures_only: bool, width: int |
     return "\n".join(lines) + "\n\n" + footer
 
 
-def _junit(checks: Sequence[CheckResult]) -> str:
-    """JUnit XML, valid whatever the entries printed: every text goes through ``xml_text``."""
+def _junit(checks: Sequence[CheckResult], isolation: str) -> str:
+    """JUnit XML, valid whatever the entries printed: every text goes through ``xml_text``.
+    Each suite's properties name the isolation, and which verdicts may differ where some may."""
     suites = ElementTree.Element("testsuites")
+    properties = {name: value for name, value in isolation_fields(isolation).items() if value}
     for check in checks:
         failures = sum(not r.passed for r in check.results) + (1 if check.error else 0)
         label = xml_text(check.label)
         suite = ElementTree.SubElement(suites, "testsuite", name=label,
                                        tests=str(len(check.results) or 1), failures=str(failures),
                                        time=f"{sum(r.time for r in check.results):.3f}")
+        if properties:
+            listed = ElementTree.SubElement(suite, "properties")
+            for name, value in properties.items():
+                ElementTree.SubElement(listed, "property", name=name, value=xml_text(value))
         if check.error:
             case = ElementTree.SubElement(suite, "testcase", classname=label, name="entry")
             ElementTree.SubElement(case, "failure", message=xml_text(check.error), type="error")

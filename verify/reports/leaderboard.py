@@ -1,14 +1,22 @@
 """Code-golf leaderboards: table, JSON, Markdown (the contest's answer headers); the
-overall board, and with `boards` one per language (code.golf's way) beside it."""
+overall board, and with `boards` one per language (code.golf's way) beside it.
+
+Each names the isolation its checks ran under, and which verdicts may differ where some
+may: the last lines of the table and of Markdown, JSON's ``isolation`` and ``differences``.
+Comparing a leaderboard file with a fresh one (``verify rank --check``) leaves those lines
+aside (:func:`standings_text`): a file written on a laptop stays current on a CI runner whose
+kernel names its isolation otherwise."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 
 from tabulate import tabulate
 
 from verify.golf import BoardKey, Standing
 from verify.report_escape import markdown, one_line, visible
+from verify.reports.isolation import DIFFERENCES_LABEL, isolation_fields, isolation_lines
 
 Boards = Sequence[tuple[BoardKey, Sequence[Standing]]]
 
@@ -31,21 +39,41 @@ def board_title(key: BoardKey, language_names: dict[str, str]) -> str:
 
 
 def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, language_names: dict[str, str],
-                by: str = "bytes", boards: Boards | None = None) -> str:
+                by: str = "bytes", boards: Boards | None = None, isolation: str = "") -> str:
+    """The leaderboard of `challenge` in `fmt`; `isolation`: the one its checks ran under."""
     if fmt == "json":
-        data: dict[str, object] = {"challenge": challenge, "by": by, "standings": [s.to_dict() for s in standings]}
+        data: dict[str, object] = {"challenge": challenge, "by": by, **isolation_fields(isolation),
+                                   "standings": [s.to_dict() for s in standings]}
         if boards is not None:
             data["languages"] = [{"language": key[0], "flags": list(key[1]),
                                   "standings": [s.to_dict() for s in board]} for key, board in boards]
         return json.dumps(data, indent=2)
     if fmt == "markdown":
-        return _rank_markdown(challenge, standings, language_names, by, boards)
+        board_text = _rank_markdown(challenge, standings, language_names, by, boards)
+        return "\n\n".join([board_text.rstrip("\n"), *map(markdown, isolation_lines(isolation))]) + "\n"
     title = f"Leaderboard: {one_line(challenge)}" + (" (by chars)" if by == "chars" else "")
     parts = [f"{title}\n{_table(standings, language_names, by)}"]
     for key, board in boards or ():
         parts.append(f"{one_line(challenge)}, {one_line(board_title(key, language_names))}\n"
                      f"{_table(board, language_names, by)}")
-    return "\n\n".join(parts)
+    return "\n\n".join(parts + ["\n".join(map(one_line, isolation_lines(isolation)))] if isolation else parts)
+
+
+# the lines naming the isolation: the last lines of the table and Markdown, the two top-level fields of JSON
+_ISOLATION_LINE = re.compile(rf'^(?:isolation|{DIFFERENCES_LABEL}): |^  "(?:isolation|differences)": ')
+
+
+def standings_text(report: str) -> str:
+    """A leaderboard without the lines naming its isolation (and the blank lines before them):
+    what ``verify rank --check`` compares."""
+    kept: list[str] = []
+    for line in report.splitlines():
+        if _ISOLATION_LINE.match(line):
+            while kept and not kept[-1].strip():
+                kept.pop()
+            continue
+        kept.append(line)
+    return "\n".join(kept).rstrip("\n") + "\n"
 
 
 def _table(standings: Sequence[Standing], language_names: dict[str, str], by: str) -> str:

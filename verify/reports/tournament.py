@@ -1,7 +1,8 @@
 """The tournament's leaderboards and matrix as a text table, Markdown or JSON.
 
 Entry names come from entry.toml (hostile): each table's cells go through
-:mod:`verify.report_escape` for its format."""
+:mod:`verify.report_escape` for its format. Each format names the isolation the matches ran
+under, and which verdicts may differ where some may (:mod:`verify.reports.isolation`)."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ from tabulate import tabulate
 
 from verify.challenges.maze.tournament import Standing, TournamentResult
 from verify.report_escape import markdown, one_line
+from verify.reports.isolation import isolation_fields, isolation_lines
 
 
 def _score(value: float | None) -> str:
@@ -49,10 +51,10 @@ def _intro(result: TournamentResult) -> str:
             f"{len(result.matches)} {'match' if len(result.matches) == 1 else 'matches'}")
 
 
-def render_table(result: TournamentResult) -> str:
+def render_table(result: TournamentResult, isolation: str = "") -> str:
     headers, rows = _matrix_rows(result, one_line)
     return "\n".join([
-        f"Maze tournament: {_intro(result)}", "",
+        f"Maze tournament: {_intro(result)}", *map(one_line, isolation_lines(isolation)), "",
         "Architects (mean steps / max(dist, #walls); forfeits count 0)",
         tabulate(_architect_rows(result.architect_board(), one_line), ARCHITECT_HEADERS, tablefmt="simple"), "",
         "Solvers (mean max(dist, #walls) / steps)",
@@ -61,10 +63,11 @@ def render_table(result: TournamentResult) -> str:
         tabulate(rows, headers, tablefmt="simple"), ""])
 
 
-def render_markdown(result: TournamentResult) -> str:
+def render_markdown(result: TournamentResult, isolation: str = "") -> str:
     headers, rows = _matrix_rows(result, markdown)
+    named = [line for text in isolation_lines(isolation) for line in (markdown(text), "")]
     return "\n".join([
-        "# Maze tournament", "", _intro(result), "",
+        "# Maze tournament", "", _intro(result), "", *named,
         "## Architects", "", "Mean of steps / max(dist, #walls) over every maze and solver; a forfeit counts 0.", "",
         tabulate(_architect_rows(result.architect_board(), markdown), ARCHITECT_HEADERS, tablefmt="github"), "",
         "## Solvers", "", "Mean of max(dist, #walls) / steps over every maze walked.", "",
@@ -73,8 +76,8 @@ def render_markdown(result: TournamentResult) -> str:
         tabulate(rows, headers, tablefmt="github"), ""])
 
 
-def render_json(result: TournamentResult) -> str:
-    return json.dumps(result.to_json(), indent=2) + "\n"
+def render_json(result: TournamentResult, isolation: str = "") -> str:
+    return json.dumps({**isolation_fields(isolation), **result.to_json()}, indent=2) + "\n"
 
 
 RENDERERS = {"table": render_table, "markdown": render_markdown, "json": render_json}

@@ -50,6 +50,8 @@ class EntryPage:
     why_not: str = ""
     error: str | None = None
     runs: list[CaseRun] = field(default_factory=list)
+    isolation: str = ""             # what its runs had (or would have had)
+    differences: str = ""           # which of its verdicts may differ from a judge with a cgroup per run
 
 
 @dataclass
@@ -73,8 +75,11 @@ def _golf_rows(board: GolfBoard, pages: dict[str, str]) -> list[dict[str, Any]]:
 
 
 def write_check_site(folder: Path, boards: list[GolfBoard], entries: list[EntryPage],
-                     tournament: TournamentResult | None = None) -> Site:
-    """The site of a check or a rank: leaderboards, entry pages, replays of the captured cases."""
+                     tournament: TournamentResult | None = None, *, isolation: str = "",
+                     differences: str = "") -> Site:
+    """The site of a check or a rank: leaderboards, entry pages, replays of the captured cases.
+    The index names `isolation` (the runs') and, when there are some, its `differences` (which
+    verdicts may differ from a judge with a cgroup per run)."""
     site = Site(folder)
     pages = {entry.label: _write_entry(site, entry) for entry in entries}
     golf = [{"name": b.name, "title": b.title, "rows": _golf_rows(b, pages)} for b in boards]
@@ -82,12 +87,14 @@ def write_check_site(folder: Path, boards: list[GolfBoard], entries: list[EntryP
     others = [{"name": e.name, "contest": e.contest, "page": pages[e.label], "passed": e.passed,
                "why_not": e.error or e.why_not} for e in entries if e.label not in ranked]
     koth = [_koth_board(site, tournament)] if tournament is not None else []
-    site.write("index.html", "index.html", golf=golf, koth=koth, others=others)
+    site.write("index.html", "index.html", golf=golf, koth=koth, others=others, isolation=isolation,
+               differences=differences)
     return site
 
 
-def write_koth_site(folder: Path, tournament: TournamentResult) -> Site:
-    return write_check_site(folder, [], [], tournament)
+def write_koth_site(folder: Path, tournament: TournamentResult, *, isolation: str = "",
+                    differences: str = "") -> Site:
+    return write_check_site(folder, [], [], tournament, isolation=isolation, differences=differences)
 
 
 # ------------------------------------------------------------------ entries and cases
@@ -104,7 +111,7 @@ def _write_entry(site: Site, entry: EntryPage) -> str:
     values = {"label": entry.label, "name": entry.name, "contest": entry.contest, "language": entry.language,
               "score": entry.score, "source": entry.source, "source_name": entry.source_name,
               "source_bytes": entry.source_bytes, "passed": entry.passed, "why_not": entry.why_not,
-              "error": entry.error, "cases": cases}
+              "error": entry.error, "cases": cases, "isolation": entry.isolation, "differences": entry.differences}
     return site.write(f"entries/{entry_slug}.html", "entry.html", entry=values)
 
 

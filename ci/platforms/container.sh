@@ -134,7 +134,8 @@ for platform in "${platforms[@]}"; do
         printf '%s\n' "podman run ${flags[*]}" > "$work/out/$platform/flags"
         start=$(date +%s)
         if build_recipe; then
-            podman run "${flags[@]}" -v "$share:/share:ro" -v "$work/out/$platform:/out" -w /share/src "$recipe_image" \
+            podman run "${flags[@]}" -v "$share:/share:ro" -v "$work/out/$platform:/out" -w /share/src \
+                -e VERIFY_PLATFORM_COMMIT="$(cat "$share/commit")" "$recipe_image" \
                 bash /share/harness/measure.sh "$platform-user" --here /out > "$work/out/$platform/run.log" 2>&1 ||
                 echo "container: $platform: podman run failed (rc=$?): $(tail -n 1 "$work/out/$platform/run.log")"
         else

@@ -9,7 +9,8 @@
 # record ci/platforms/table.py reads. Its logs go beside it (OUT/PLATFORM.*.log).
 # SHARE "--here": verify is installed already (on PATH) and the current folder is its
 # checkout (the VM of vm/run.sh). OUT "-": the record is printed as one line,
-# "platform-record: JSON", and the logs go to a temporary folder.
+# "platform-record: JSON", and the logs go to a temporary folder. The record's commit is
+# SHARE/commit's, else $VERIFY_PLATFORM_COMMIT.
 # Exit 0 when the record is written, whatever verify's verdicts were.
 set -euo pipefail
 platform=${1:?usage: measure.sh PLATFORM SHARE OUT}
@@ -97,7 +98,7 @@ result = {
     "platform": name,
     "user": os.environ.get("USER") or os.popen("id -un").read().strip(),
     "uid": os.getuid(),
-    "commit": read(str(share_dir / "commit")),
+    "commit": read(str(share_dir / "commit")) or os.environ.get("VERIFY_PLATFORM_COMMIT", ""),
     "kernel": host.release(),
     "cgroup_fs": cgroup_fs,
     "container": os.path.exists("/run/.containerenv") or os.path.exists("/.dockerenv"),

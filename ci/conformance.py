@@ -39,6 +39,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:       # this checkout's verify, as the runs use (PYTHONPATH below)
+    sys.path.insert(0, str(ROOT))
 FIXTURES = ROOT / "tests" / "fixtures" / "conformance"
 SANDBOXES = ("bwrap", "none")
 ACCOUNTINGS = ("cgroup", "rlimits")
@@ -69,10 +71,6 @@ class Fixture:
     cpu: float | None
     processes: int
     output_limit: int
-
-    @property
-    def folder(self) -> Path:
-        return FIXTURES / self.name
 
     def limit_arguments(self) -> list[str]:
         arguments = ["--memory", str(self.memory), "--time", f"{self.time:g}", "--processes", str(self.processes),
@@ -123,28 +121,81 @@ def all_modes() -> list[Mode]:
     return [Mode(s, a) for s in SANDBOXES for a in ACCOUNTINGS]
 
 
+class Workspace:
+    """The suite's own folder, unique to one invocation, in verify's default place for run
+    folders (so the runs see the file system they would see without the suite): a copy of
+    every fixture (entries/) and the runs' private folders (runs/, verify's VERIFY_TMPDIR).
+    A process of a run names this folder in its command line or works inside it: that is
+    how the suite tells its own survivors from those of anyone else on the machine."""
+
+    def __init__(self) -> None:
+        from verify.runner.paths import default_temp_root
+        self.root = Path(tempfile.mkdtemp(prefix="verify-conformance-", dir=default_temp_root()))
+        self.entries, self.runs = self.root / "entries", self.root / "runs"
+        shutil.copytree(FIXTURES, self.entries, ignore=lambda folder, names: [
+            name for name in names if name == "__pycache__" or (Path(folder) == FIXTURES and name.endswith(".toml"))])
+        self.runs.mkdir()
+        for folder, _, files in os.walk(self.root):    # a run's own uid (verify as root) must read them
+            os.chmod(folder, 0o755)
+            for name in files:
+                os.chmod(os.path.join(folder, name), 0o644)
+
+    def folder(self, fixture: Fixture) -> Path:
+        return self.entries / fixture.name
+
+    def remove(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.remove()
+
+
 def verify_command() -> list[str]:
     """verify from this checkout, with the interpreter running this script."""
     return [sys.executable, "-c", "from verify.cli import run; run()"]
 
 
-def verify_environment(temp_root: Path) -> dict[str, str]:
+def verify_environment(workspace: Workspace) -> dict[str, str]:
     path = os.environ.get("PYTHONPATH")
     return dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{path}" if path else str(ROOT),
-                VERIFY_TMPDIR=str(temp_root), NO_COLOR="1")
+                VERIFY_TMPDIR=str(workspace.runs), NO_COLOR="1")
 
 
 # -- what outlives a run --------------------------------------------------------------------
 
-def _ticks_now() -> int:
-    """Now, in the clock of /proc/PID/stat's start time (clock ticks since boot)."""
-    return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
+@dataclass(frozen=True)
+class Window:
+    """When a run went on, in the clocks leftovers carry."""
+    ticks: int          # /proc/PID/stat's start time: clock ticks since boot
+    epoch: float        # file and SysV creation times
+
+    @classmethod
+    def now(cls) -> Window:
+        return cls(int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK")), time.time())
 
 
-def marked_processes(markers: tuple[str, ...], since_ticks: int) -> dict[int, str]:
-    """Living processes (zombies excepted) started at `since_ticks` or later whose command
-    line holds a marker: pid -> command line."""
+def run_uid(uid: int) -> bool:
+    """Could a run of this suite own `uid`: this user's own, or, for root (whose runs get a
+    fresh uid each), root or a uid no account has."""
+    if os.geteuid() != 0:
+        return uid == os.geteuid()
+    if uid == 0:
+        return True
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return True
+    return False
+
+
+def marked_processes(markers: tuple[str, ...], workspace: Workspace, since: Window) -> dict[int, str]:
+    """Living processes (zombies excepted) of this suite's runs started since `since` whose
+    command line holds a marker: pid -> command line."""
     found = {}
+    here = str(workspace.root)
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
@@ -155,31 +206,44 @@ def marked_processes(markers: tuple[str, ...], since_ticks: int) -> dict[int, st
                 text = cmdline.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()
         except (OSError, IndexError):
             continue
-        if fields[0] in (b"Z", b"X") or int(fields[19]) < since_ticks:
+        if fields[0] in (b"Z", b"X") or int(fields[19]) < since.ticks or not any(m in text for m in markers):
             continue
-        if any(marker in text for marker in markers):
+        try:
+            works_here = os.readlink(f"/proc/{entry.name}/cwd").startswith(here)
+        except OSError:          # another user's process, or gone
+            works_here = False
+        if here in text or works_here:
             found[int(entry.name)] = text
     return found
 
 
-def dev_shm_files(prefix: str) -> list[Path]:
+def dev_shm_files(prefix: str, since: Window) -> list[Path]:
+    """Files of /dev/shm named with `prefix`, made by a run since `since`."""
+    found = []
     try:
-        return sorted(p for p in Path("/dev/shm").iterdir() if p.name.startswith(prefix))
+        for path in Path("/dev/shm").iterdir():
+            if path.name.startswith(prefix):
+                info = path.lstat()
+                if info.st_ctime >= since.epoch - 1 and run_uid(info.st_uid):
+                    found.append(path)
     except OSError:
-        return []
+        pass
+    return sorted(found)
 
 
-def sysv_segments(keys: tuple[int, int]) -> dict[int, int]:
-    """SysV shared memory segments of this IPC namespace with a key in `keys`: shmid -> key."""
+def sysv_segments(keys: tuple[int, int], since: Window) -> dict[int, int]:
+    """SysV shared memory segments of this IPC namespace with a key in `keys`, made by a run
+    since `since`: shmid -> key."""
     try:
         lines = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
     except OSError:
         return {}
     found = {}
     for line in lines:
-        key, shmid = (int(v) for v in line.split()[:2])
-        key &= 0xFFFFFFFF
-        if keys[0] <= key <= keys[1]:
+        # key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime ...
+        values = [int(v) for v in line.split()[:14]]
+        key, shmid, creator, created = values[0] & 0xFFFFFFFF, values[1], values[9], values[13]
+        if keys[0] <= key <= keys[1] and created >= since.epoch - 1 and run_uid(creator):
             found[shmid] = key
     return found
 
@@ -189,11 +253,11 @@ def remove_segment(shmid: int) -> None:
     libc.shmctl(shmid, 0, None)    # IPC_RMID
 
 
-def collect_leftovers(fixture: Fixture, leftovers: Leftovers, temp_root: Path, since_ticks: int) -> list[str]:
-    """What of this run outlived verify (after GONE_WITHIN for processes verify killed to be
-    gone), each removed; one line each."""
+def collect_leftovers(fixture: Fixture, leftovers: Leftovers, workspace: Workspace, since: Window) -> list[str]:
+    """What of a run outlived verify (once GONE_WITHIN has passed for what verify killed to
+    be gone), each removed; one line each."""
     deadline = time.monotonic() + GONE_WITHIN
-    while (processes := marked_processes(fixture.markers, since_ticks)) and time.monotonic() < deadline:
+    while (processes := marked_processes(fixture.markers, workspace, since)) and time.monotonic() < deadline:
         time.sleep(0.05)
     found = [f"process {pid}: {line[:120]}" for pid, line in sorted(processes.items())]
     for pid in processes:
@@ -201,13 +265,13 @@ def collect_leftovers(fixture: Fixture, leftovers: Leftovers, temp_root: Path, s
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
-    for path in dev_shm_files(leftovers.dev_shm_prefix):
+    for path in dev_shm_files(leftovers.dev_shm_prefix, since):
         found.append(f"file {path}")
         path.unlink(missing_ok=True)
-    for shmid, key in sysv_segments(leftovers.sysv_keys).items():
+    for shmid, key in sysv_segments(leftovers.sysv_keys, since).items():
         found.append(f"SysV segment {shmid} (key {key:#x})")
         remove_segment(shmid)
-    for path in sorted(temp_root.iterdir()):
+    for path in sorted(workspace.runs.iterdir()):
         found.append(f"temporary {path.name}")
         shutil.rmtree(path, ignore_errors=True) if path.is_dir() and not path.is_symlink() else path.unlink()
     return found
@@ -259,13 +323,13 @@ def differences_of(report: dict, case: dict) -> str:
     return differences(case.get("isolation", ""))
 
 
-def run_cell(fixture: Fixture, mode: Mode, leftovers: Leftovers, temp_root: Path) -> Cell:
+def run_cell(fixture: Fixture, mode: Mode, leftovers: Leftovers, workspace: Workspace) -> Cell:
     """Run one fixture in one mode; its verdict against the expected one, and its survivors."""
-    argv = [*verify_command(), "check", str(fixture.folder), "--case", fixture.case, "--format", "json",
+    argv = [*verify_command(), "check", str(workspace.folder(fixture)), "--case", fixture.case, "--format", "json",
             "--sandbox", mode.sandbox, "--accounting", mode.accounting, "--jobs", "1", *fixture.limit_arguments()]
-    since = _ticks_now()
+    since = Window.now()
     started = time.monotonic()
-    process = subprocess.Popen(argv, cwd=ROOT, env=verify_environment(temp_root), stdin=subprocess.DEVNULL,
+    process = subprocess.Popen(argv, cwd=ROOT, env=verify_environment(workspace), stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         out, err = process.communicate(timeout=fixture.time + VERIFY_GRACE)
@@ -273,34 +337,39 @@ def run_cell(fixture: Fixture, mode: Mode, leftovers: Leftovers, temp_root: Path
         os.killpg(process.pid, signal.SIGKILL)
         out, err = process.communicate()
         err = f"verify was still running {fixture.time + VERIFY_GRACE:g} s after it started"
-    cell = Cell(fixture.name, mode.name, "mismatch", exit_code=process.returncode,
-                wall=round(time.monotonic() - started, 2), expected_status=fixture.verdict,
+    survivors = collect_leftovers(fixture, leftovers, workspace, since)
+    cell = judge_cell(fixture, mode, process.returncode, out, err)
+    cell.wall, cell.survivors = round(time.monotonic() - started, 2), survivors
+    return cell
+
+
+def judge_cell(fixture: Fixture, mode: Mode, exit_code: int, out: str, err: str) -> Cell:
+    """What one run of verify (its exit code, its JSON report, its stderr) says against the
+    fixture's expected verdict."""
+    cell = Cell(fixture.name, mode.name, "mismatch", exit_code=exit_code, expected_status=fixture.verdict,
                 expected_limit=fixture.limit)
-    cell.survivors = collect_leftovers(fixture, leftovers, temp_root, since)
     try:
         report = json.loads(out)
         entry = report["entries"][0]
     except (ValueError, LookupError, TypeError):
-        line = err.strip().splitlines()[-1] if err.strip() else f"exit code {process.returncode}, no report"
-        cell.outcome = "unavailable" if process.returncode == 2 else "mismatch"
-        cell.message = line
+        cell.outcome = "unavailable" if exit_code == 2 else "mismatch"
+        cell.message = err.strip().splitlines()[-1] if err.strip() else f"exit code {exit_code}, no report"
         return cell
     if entry.get("error") or not entry.get("cases"):
-        cell.message = str(entry.get("error") or "no case ran")[:300]
+        cell.message = str(entry.get("error") or "no case ran")
         return cell
     case = entry["cases"][0]
     verdict = case["verdict"]
-    cell.status, cell.message = verdict["status"], verdict.get("message", "")[:300]
+    cell.status, cell.message = verdict["status"], verdict.get("message", "")
     cell.limit = limit_named(cell.status, cell.message)
     cell.isolation = case.get("isolation", "")
     cell.differences = differences_of(report, case)
-    if (cell.status, cell.limit) == (fixture.verdict, fixture.limit):
+    if mode.accounting == "cgroup" and "cgroup" not in cell.isolation:
+        cell.message = f"--accounting cgroup ran with {cell.isolation!r}"
+    elif (cell.status, cell.limit) == (fixture.verdict, fixture.limit):
         cell.outcome = "match"
     elif mode.accounting == "rlimits" and fixture.limit in DIFFERING_LIMITS and cell.differences:
         cell.outcome = "differs (documented)"
-    if mode.accounting == "cgroup" and "cgroup" not in cell.isolation:
-        cell.outcome = "mismatch"
-        cell.message = f"--accounting cgroup ran with {cell.isolation!r}"
     return cell
 
 
@@ -325,12 +394,10 @@ class Suite:
 def run_suite(fixtures: list[Fixture], modes: list[Mode], leftovers: Leftovers,
               progress=None) -> Suite:
     suite = Suite(user=getpass.getuser(), uid=os.getuid(), date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
-    temp_root = Path(tempfile.mkdtemp(prefix="verify-conformance-"))
-    os.chmod(temp_root, 0o755)     # a run's own uid (verify as root) must get through to its folder
-    try:
+    with Workspace() as workspace:
         for mode in modes:
             for fixture in fixtures:
-                cell = run_cell(fixture, mode, leftovers, temp_root)
+                cell = run_cell(fixture, mode, leftovers, workspace)
                 if cell.outcome == "unavailable" and not suite.cells_of(mode.name):
                     suite.unavailable[mode.name] = cell.message
                     break
@@ -339,8 +406,6 @@ def run_suite(fixtures: list[Fixture], modes: list[Mode], leftovers: Leftovers,
                 suite.cells.append(cell)
                 if progress is not None:
                     progress(cell)
-    finally:
-        shutil.rmtree(temp_root, ignore_errors=True)
     return suite
 
 

@@ -24,10 +24,12 @@ from verify.cli import main  # noqa: E402
 from verify.golf import Standing  # noqa: E402
 from verify.reports.checks import check_report  # noqa: E402
 from verify.reports.isolation import differences_of  # noqa: E402
+from verify.reports.languages import languages_report  # noqa: E402
 from verify.reports.leaderboard import rank_report, standings_text  # noqa: E402
 from verify.reports.tournament import RENDERERS  # noqa: E402
 from verify.results import CaseResult, CheckResult  # noqa: E402
 from verify.runner.isolation import differences  # noqa: E402
+from verify.runner.selftest import LanguageStatus  # noqa: E402
 from verify.site import EntryPage, write_check_site, write_koth_site  # noqa: E402
 from verify.verdict import Status, Verdict  # noqa: E402
 
@@ -141,6 +143,17 @@ def test_the_tournament_names_the_isolation_and_what_may_differ(fmt):
 def test_the_tournament_json_carries_the_isolation_and_its_differences():
     data = json.loads(RENDERERS["json"](_tournament(), RLIMITS))
     assert (data["isolation"], data["differences"]) == (RLIMITS, WHY) and data["matches"]
+
+
+# --- the languages --------------------------------------------------------------------
+
+def test_the_languages_table_names_the_isolation_and_what_may_differ():
+    statuses = [LanguageStatus("c", "C (gcc)", True, "gcc 12", "ok", "/usr/bin/gcc", 0.2)]
+    lines = languages_report(statuses, RLIMITS, "table").splitlines()
+    assert lines[-2:] == [f"isolation: {RLIMITS}", f"verdicts may differ: {WHY}"]
+    assert languages_report(statuses, CGROUP, "table").splitlines()[-1] == f"isolation: {CGROUP}"
+    data = json.loads(languages_report(statuses, RLIMITS, "json"))
+    assert (data["isolation"], data["differences"]) == (RLIMITS, WHY)
 
 
 # --- the site ----------------------------------------------------------------------------

@@ -3,8 +3,10 @@ itself is well formed, and the runtimes with their own memory models end a hog i
 memory limit in every isolation the machine offers."""
 import dataclasses
 import importlib
+import json
 import os
 import shutil
+import subprocess
 import tempfile
 import tomllib
 from pathlib import Path
@@ -472,3 +474,58 @@ def test_a_self_test_build_under_one_isolation_is_never_reused_under_another(mon
     assert check_language(languages()["c"], isolation=first).selftest == "ok"      # its own build, cached
     assert built == [first.name, second.name]
     assert len(list((tmp_path / "cache" / "c").iterdir())) == 2
+
+
+# --- compiled languages build without a private /tmp: a normal user, no sandbox --------------
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+NORMAL_USER = "verify-test"
+AS_USER = """\
+import json, sys
+from verify.runner.isolation import resolve
+from verify.runner.languages import languages
+from verify.runner.selftest import check_language
+chosen = resolve("none", "rlimits")
+status = check_language(languages()[sys.argv[1]], isolation=chosen)
+print(json.dumps({"isolation": chosen.name, "found": status.found, "selftest": status.selftest}))
+"""
+COMPILED = sorted(key for key, language in languages().items() if language.compiled)
+
+
+@pytest.fixture(scope="module")
+def normal_user_selftest():
+    """check_language as a normal user (--sandbox none: no private /tmp, no own uid, and
+    Landlock lets it write its run's folder only)."""
+    if os.geteuid() != 0:
+        pytest.skip(f"needs root: the self-test runs as the user {NORMAL_USER} through runuser")
+    if not os.path.exists(SYSTEM_PYTHON) or shutil.which("runuser") is None:
+        pytest.skip(f"needs {SYSTEM_PYTHON} and runuser")
+    if subprocess.run(["id", NORMAL_USER], capture_output=True).returncode != 0:
+        subprocess.run(["useradd", "-m", NORMAL_USER], check=True, capture_output=True)
+    home = Path(tempfile.mkdtemp(prefix="verify-langs-user-"))
+    os.chmod(home, 0o755)
+    (home / "selftest.py").write_text(AS_USER)
+    os.chmod(home / "selftest.py", 0o644)
+    shutil.chown(home, NORMAL_USER, NORMAL_USER)
+
+    def run(key: str) -> dict:
+        done = subprocess.run(["runuser", "-u", NORMAL_USER, "--", "env", f"PYTHONPATH={REPO}",
+                               f"VERIFY_CACHE={home / 'cache'}", f"HOME={home}", SYSTEM_PYTHON,
+                               str(home / "selftest.py"), key], capture_output=True, text=True, cwd="/", timeout=300)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    yield run
+    shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.mark.parametrize("key", COMPILED)
+def test_a_compiled_language_passes_its_self_test_as_a_normal_user_without_a_sandbox(normal_user_selftest, key):
+    """Go's build cache and GHC's object files in a fixed /tmp folder: Landlock refuses them
+    there, and the language never builds; in the run's own temporary folder it does."""
+    installed(key)
+    found = normal_user_selftest(key)
+    if not found["found"]:
+        pytest.skip(f"{key} is not installed for {NORMAL_USER}: {found['selftest']}")
+    assert "rlimits" in found["isolation"] and "bubblewrap" not in found["isolation"]
+    assert found["selftest"] == "ok", found

@@ -7,14 +7,15 @@ from collections.abc import Sequence
 from tabulate import tabulate
 
 from verify.report_escape import one_line
+from verify.reports.isolation import isolation_fields, isolation_lines
 from verify.runner.selftest import LanguageStatus
 
 
 def languages_report(statuses: Sequence[LanguageStatus], isolation: str, fmt: str) -> str:
     if fmt == "json":
-        return json.dumps({"isolation": isolation, "languages": [s.__dict__ for s in statuses]}, indent=2)
+        return json.dumps({**isolation_fields(isolation), "languages": [s.__dict__ for s in statuses]}, indent=2)
     rows = [[s.key, s.name, "found" if s.found else "missing", one_line(s.version), one_line(s.selftest),
              f"{s.seconds:.2f}" if s.found else ""] for s in statuses]
     table = tabulate(rows, ["language", "name", "status", "version", "self-test", "seconds"], tablefmt="simple",
                      disable_numparse=True)
-    return f"{table}\n\nisolation: {isolation}"
+    return "\n\n".join(filter(None, [table, "\n".join(map(one_line, isolation_lines(isolation)))]))

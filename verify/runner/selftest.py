@@ -20,6 +20,7 @@ from verify.runner.isolation import Isolation, current
 from verify.runner.languages import Language, MissingInterpreter, expand, languages
 from verify.runner.limits import Limits
 from verify.runner.run import run_prepared
+from verify.runner.sandbox import TMP_PLACEHOLDER
 
 SELFTEST_LIMITS = Limits(wall_time=60, cpu_time=30)
 
@@ -42,7 +43,7 @@ class LanguageStatus:
 def probe_version(language: Language, tools: dict[str, str]) -> str:
     argv = expand(language.version, tools, {"flags": [], "args": []})
     with tempfile.TemporaryDirectory(prefix="verify-version-") as tmp:
-        env = {**os.environ, **{name: value.replace("{tmp}", tmp) for name, value in language.env.items()}}
+        env = {**os.environ, **{name: value.replace(TMP_PLACEHOLDER, tmp) for name, value in language.env.items()}}
         try:
             out = subprocess.run(argv, input=language.version_stdin.encode(), capture_output=True, timeout=20,
                                  env=env)

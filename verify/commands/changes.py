@@ -4,13 +4,20 @@ An entry changed when a file under its folder changed, or under its contest's te
 folder (``testcases/<contest>/``), between the merge base of REF and HEAD and the working
 tree: what a pull request changes, whatever happened on REF's branch since. git runs
 with literal path specs, never inside an entry's own folder (a ``.git`` there is hostile).
+
+A change that edits an entry (``submissions/<contest>/<entry>/``) and also what judges
+that entry (its contest's test cases, or the contest's own code when it lives in the
+repository) is refused, one line and exit 2: judged against cases it wrote itself, its
+pass would mean nothing. A maintainer reviews it (docs/ci.md, "The trust boundary").
 """
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
+import sys
+from pathlib import Path, PurePosixPath
 
-from verify.errors import VerifyError
+from verify import challenges
+from verify.errors import VerifyError, quoted
 
 GIT_TIMEOUT = 60.0
 
@@ -65,7 +72,63 @@ def changed_files(repository: Path, ref: str) -> set[Path]:
         raise VerifyError(f"--changed-since: {ref!r} and HEAD have no common ancestor") from None
     names = _git(repository, "diff", "--name-only", "--no-renames", "-z", base, "--").split("\0")
     names += _git(repository, "ls-files", "--others", "--exclude-standard", "-z").split("\0")
-    return {(repository / name).resolve() for name in names if name}
+    names = [name for name in names if name]
+    refuse_self_judging(repository, ref, names)
+    return {(repository / name).resolve() for name in names}
+
+
+class SelfJudged(VerifyError):
+    """A change that edits an entry and what judges it: no verdict on it would mean anything."""
+
+
+def _entries_and_cases(names: list[str]) -> tuple[dict[tuple[str, ...], set[str]], set[tuple[str, ...]]]:
+    """The entries a change edits, by (folder above submissions/, contest) -> entry names, and
+    the contests whose test cases it edits, by (folder above testcases/, contest)."""
+    entries: dict[tuple[str, ...], set[str]] = {}
+    cases: set[tuple[str, ...]] = set()
+    for name in names:
+        parts = PurePosixPath(name).parts
+        for index, part in enumerate(parts):
+            if part == "submissions" and len(parts) > index + 3:     # submissions/<contest>/<entry>/<file>
+                entries.setdefault((*parts[:index], parts[index + 1]), set()).add(parts[index + 2])
+            elif part == "testcases" and len(parts) > index + 2:     # testcases/<contest>/<file>
+                cases.add((*parts[:index], parts[index + 1]))
+    return entries, cases
+
+
+def _contest_code(repository: Path, contest: str) -> Path | None:
+    """The folder of the contest's own code when it lives in the repository (a --contest-path
+    folder there), else None (built in, or installed: not the change's to edit)."""
+    try:
+        module = sys.modules.get(type(challenges.get(contest)).__module__)
+    except VerifyError:
+        return None
+    location = getattr(module, "__file__", None)
+    if location is None:
+        return None
+    path = Path(location).resolve()
+    folder = path.parent if path.name == "__init__.py" else path
+    return folder if folder.is_relative_to(repository.resolve()) else None
+
+
+def refuse_self_judging(repository: Path, ref: str, names: list[str]) -> None:
+    """A :class:`SelfJudged` error when the changed files ``names`` (relative to the repository)
+    edit an entry and its contest's test cases, or its contest's code in the repository."""
+    entries, cases = _entries_and_cases(names)
+    changed = [(repository / name).resolve() for name in names]
+    for (*above, contest), edited in sorted(entries.items()):
+        judges = []
+        if (*above, contest) in cases:
+            judges.append("/".join([*above, "testcases", contest]) + "/")
+        code = _contest_code(repository, contest)
+        if code is not None and any(path == code or path.is_relative_to(code) for path in changed):
+            judges.append(str(code.relative_to(repository.resolve())) + ("/" if code.is_dir() else ""))
+        if judges:
+            shown = ", ".join(quoted(f"{contest}/{entry}", 60) for entry in sorted(edited))
+            raise SelfJudged(f"--changed-since {ref}: the change edits entries ({shown}) and what judges them "
+                             f"({', '.join(quoted(judge, 60) for judge in judges)}): a pass against cases it "
+                             "wrote itself means nothing, so a maintainer must review it; check the entries by "
+                             "name once the cases are reviewed, or split the change in two")
 
 
 def touched(entry_folder: Path, changed: set[Path]) -> bool:

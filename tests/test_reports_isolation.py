@@ -4,6 +4,7 @@ says which: the check in every format, the leaderboard, the tournament, the site
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 from xml.etree import ElementTree
@@ -240,3 +241,24 @@ def test_verify_koth_maze_names_the_isolation_in_its_reports_and_site(tmp_path, 
     assert name in (tmp_path / "site" / "index.html").read_text()
     table = run_cli(*base, "--logs", str(tmp_path / "logs2"))
     assert f"isolation: {name}" in table.output and "verdicts may differ" in table.output
+
+
+RUBY_FAILS = "a = [1, nil]\nputs a.sum\n"
+
+
+def test_a_ruby_runtime_error_is_quoted_by_its_first_line_in_the_table_junit_and_site(contest):
+    """Ruby's error is the first line of its stderr, its backtrace below: every report shows
+    the error, never ``from ...:in `<main>'``."""
+    root, cases, _ = contest
+    if shutil.which("ruby") is None:
+        pytest.skip("ruby is not installed (apt-get install ruby)")
+    folder = write_entry(root / "submissions" / "echo" / "sum", "sum.rb", RUBY_FAILS, language="ruby")
+    done = run_cli("check", str(folder), "--testcases", str(cases), "--write", f"junit={root / 'r.xml'}",
+                   "--html", str(root / "site"))
+    assert done.exit_code == 1
+    wanted = "nil can't be coerced into Integer (TypeError)"
+    assert wanted in done.output and "<main>" not in done.output
+    messages = [f.get("message") for f in ElementTree.parse(root / "r.xml").iter("failure")]
+    assert messages and all(wanted in m for m in messages)
+    [page] = (root / "site" / "entries").iterdir()
+    assert "nil can&#39;t be coerced into Integer (TypeError)" in page.read_text()

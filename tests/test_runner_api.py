@@ -197,7 +197,7 @@ def test_a_runs_cgroup_is_made_and_removed(tmp_path, use_isolation):
     def ours() -> list[Path]:
         return [p for parent in parents for p in parent.iterdir() if p.name.startswith(reaper.cgroup_name_prefix())]
 
-    with Sandbox(tmp_path) as sandbox:
+    with Sandbox(tmp_path, isolation=chosen) as sandbox:
         sandbox.wrap(["true"], Limits(memory=100 << 20))
         assert sandbox.cgroup is not None and sorted(ours()) == sorted(sandbox.cgroup.folders.values())
     assert ours() == []

@@ -82,3 +82,9 @@ def test_tmp_in_the_environment_is_the_runs_own_writable_folder(tmp_path, use_is
                          env={"CACHE": "{tmp}/cache"})
     assert result.exit_code == 0, result.stderr_tail
     assert result.stdout == b"True\n"
+
+
+def test_no_sandbox_without_verify_init_is_refused_with_the_fix(monkeypatch):
+    monkeypatch.setenv("VERIFY_HELPER", "none")
+    with pytest.raises(SandboxUnavailable, match="apt-get install gcc"):
+        isolation.resolve("none", "rlimits")

@@ -31,3 +31,8 @@ class EntryError(VerifyError):
         self.entry, self.field, self.problem = entry, field, problem
         where = f"{entry}: {field}" if field else entry
         super().__init__(f"{where}: {problem}")
+
+
+class JudgeFailure(VerifyError):
+    """The judge's own failure (its sandbox cannot be made, or cannot start a program):
+    never an entry's verdict; it stops the whole command (exit 2, one line with the fix)."""

@@ -26,7 +26,7 @@ from typing import Any
 
 from verify.challenges.contract import BatchTask, InteractiveTask, Task, TestCase
 from verify.entries import Entry, entry_label, load_entry
-from verify.errors import EntryError, InputError, VerifyError
+from verify.errors import EntryError, InputError, JudgeFailure, VerifyError
 from verify.files import folder_digest
 from verify.grading import Grader, Runner, build_failure, grade_batch, grade_interactive
 from verify.grading.batch import case_task
@@ -226,6 +226,8 @@ def run_case(grader: Grader, job: CaseJob) -> dict[str, Any]:
     task = job_task(job)
     try:
         result = _run_task(grader.runner, job.label, task, job.limits, job.broken)
+    except JudgeFailure:         # the judge's own sandbox failed: the whole command stops (exit 2)
+        raise
     except Exception as error:   # a bug of the core in one job: that job's verdict, not a lost check
         result = CaseResult(job.label, task.name, judge_crash(error))
     return result.to_dict()

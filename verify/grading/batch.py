@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from verify.challenges.contract import BatchTask, StreamJudge, TestCase
 from verify.entries import Entry
-from verify.errors import VerifyError
+from verify.errors import JudgeFailure, VerifyError
 from verify.grading.concurrent import ConcurrentJudge
 from verify.grading.runners import Runner
 from verify.grading.verdicts import judge_crash, run_verdict, start_failure
@@ -49,6 +49,8 @@ def grade_batch(runner: Runner, task: BatchTask, limits: Limits, entry: str = ""
         return CaseResult(entry, task.name, judge_crash(error))
     try:
         result = runner.run(task.program, stdin=task.stdin, args=task.args, limits=limits, on_stdout=judge.feed)
+    except JudgeFailure:            # the judge's own sandbox failed: it stops the command, no verdict
+        raise
     except (VerifyError, OSError) as error:
         return CaseResult(entry, task.name, start_failure(error))
     verdict = run_verdict(result, limits, judge.early, judge.finish, task.strict_exit, language=task.program.language)

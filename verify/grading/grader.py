@@ -6,7 +6,7 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from verify.challenges.contract import Ask, BatchTask
-from verify.errors import VerifyError
+from verify.errors import JudgeFailure, VerifyError
 from verify.grading.batch import grade_batch
 from verify.grading.executor import Executor, LocalExecutor
 from verify.grading.interactive import asker
@@ -23,6 +23,8 @@ def build_failure(runner: Runner, program: Program) -> Verdict | None:
     """None when ``program`` is ready to run (built, cached); else the verdict each of its runs gets."""
     try:
         runner.prepare(program)
+    except JudgeFailure:            # the judge's own sandbox failed: it stops the command, no verdict
+        raise
     except (VerifyError, OSError) as error:
         return start_failure(error)
     return None

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from verify.challenges.contract import Ask, InteractiveTask, Reply
-from verify.errors import VerifyError
+from verify.errors import JudgeFailure, VerifyError
 from verify.grading.runners import ProgramSession, Runner
 from verify.grading.verdicts import judge_crash, quoted_error, run_verdict, start_failure
 from verify.results import CaseResult
@@ -41,6 +41,8 @@ class PerStepAsker:
     def __call__(self, request: bytes) -> Reply:
         try:
             result = self.runner.run(self.program, stdin=request, args=(), limits=self.limits, repeated=True)
+        except JudgeFailure:        # the judge's own sandbox failed: it stops the command, no verdict
+            raise
         except (VerifyError, OSError) as error:
             return Reply(failure=start_failure(error).summary())
         self.peak_memory = max(self.peak_memory, result.peak_memory)
@@ -82,6 +84,8 @@ class PersistentAsker:
         if self._session is None:
             try:
                 self._session = self.runner.session(self.program, self.limits)
+            except JudgeFailure:
+                raise
             except (VerifyError, OSError) as error:
                 return Reply(failure=start_failure(error).summary())
         try:
@@ -115,6 +119,8 @@ def grade_interactive(runner: Runner, task: InteractiveTask, entry: str = "") ->
         ask: Ask = chosen
         try:
             verdict = task.play(ask)
+        except JudgeFailure:            # the judge's own sandbox failed: it stops the command
+            raise
         except Exception as error:      # the contest's match failed: never the entry's fault
             verdict = judge_crash(error)
     return CaseResult(entry, task.name, verdict, time=time.perf_counter() - started, memory=chosen.peak_memory,

@@ -36,8 +36,8 @@ from verify.runner import reaper, warm
 from verify.runner.build import Prepared
 from verify.runner.cgroup import create_run_cgroup
 from verify.runner.helper import compiled_tool
-from verify.runner.isolation import Isolation
 from verify.runner.limits import Limits
+from verify.runner.mode import Isolation
 from verify.runner.process import RunResult, StdoutConsumer, drive
 from verify.runner.sandbox import TMPFS_SIZE, UID_RANGE, Sandbox, is_system_path, running_as_root
 

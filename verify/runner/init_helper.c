@@ -17,20 +17,32 @@
  *                      ABI 6 no signal to, and no abstract socket of, any process outside
  *                      the run (the judge, this supervisor)
  *   --seccomp FD       install the classic-BPF seccomp filter read from FD in COMMAND
+ *   --guard 1          (same uid as verify, no PID namespace, no Landlock signal scope) a
+ *                      second, stacked filter in COMMAND: no signal, pidfd or rlimit change
+ *                      aimed at verify-init, verify or verify's process group, nor kill(-1)
  *
- * It forks COMMAND, waits for it, kills everything the program left behind (it is a child
- * subreaper, so every orphan, even one that left the session, comes back to it), writes
- * the report (the CPU time covers every reaped descendant), then ends the way COMMAND
- * ended. If its parent dies (verify killed, even by SIGKILL) it kills the whole run first.
+ * It forks COMMAND in a process group of its own, waits for it, kills everything the
+ * program left behind (it is a child subreaper, so every orphan, even one that left the
+ * session, comes back to it), writes the report (the CPU time covers every reaped
+ * descendant), then ends the way COMMAND ended. SIGUSR2 asks it to end the run now (verify
+ * at a limit): it kills the program's group and everything it left, reports, and exits.
+ * If its parent dies (verify killed, even by SIGKILL) it kills the whole run first.
  * Under bubblewrap it is the PID namespace's init (`bwrap --as-pid-1`): its exit kills the
- * rest, and the program cannot signal it. */
+ * rest, and the program cannot signal it.
+ *
+ * The report is "utime_us stime_us maxrss_kb wait_status started": started is 0 when the
+ * run's set-up failed in the child before the exec (the judge's failure, never the
+ * program's; the reason is on stderr), else 1. A failure before the fork leaves no
+ * report and exit code 125. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <stddef.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -67,10 +79,24 @@ struct ll_path_beneath { uint64_t allowed_access; int32_t parent_fd; } __attribu
 #define SYS_landlock_restrict_self 446
 #endif
 
-static volatile sig_atomic_t parent_died = 0;
+static volatile sig_atomic_t parent_died = 0, stop_requested = 0;
+static volatile pid_t program = 0;
+static int setup_status = -1;   /* in the child: the close-on-exec pipe that says the set-up failed */
 static void on_parent_death(int sig) { (void)sig; parent_died = 1; }
+/* verify asks for the end of the run: the program's group dies at once (async-signal-safe);
+ * main() then kills what it left and reports. */
+static void on_stop(int sig) {
+    (void)sig;
+    stop_requested = 1;
+    if (program > 0) { kill(-program, SIGKILL); kill(program, SIGKILL); }
+}
 
-static void die(const char *what) { fprintf(stderr, "verify-init: %s: %s\n", what, strerror(errno)); exit(125); }
+static void die(const char *what) {
+    int error = errno;
+    fprintf(stderr, "verify-init: %s: %s\n", what, strerror(error));
+    if (setup_status >= 0) { char failed = 'f'; (void)!write(setup_status, &failed, 1); _exit(125); }
+    exit(125);
+}
 
 static void set_limit(int resource, long long soft, long long hard) {
     struct rlimit r = {(rlim_t)soft, (rlim_t)hard};
@@ -168,6 +194,80 @@ static void landlock(int abi, char **folders, int nfolders, char **files, int nf
     close(ruleset);
 }
 
+/* The guard: classic BPF, stacked on verify's filter (the stricter answer wins). Each
+ * check is "call NR with its argument A equal to V (and argument B equal to W): EPERM". */
+#if defined(__x86_64__)
+#define GUARD_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define GUARD_ARCH AUDIT_ARCH_AARCH64
+#endif
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ARG_LOW(a) (offsetof(struct seccomp_data, args) + 8 * (a))
+#else
+#define ARG_LOW(a) (offsetof(struct seccomp_data, args) + 8 * (a) + 4)
+#endif
+#define GUARD_MAX 512
+static struct sock_filter guard_code[GUARD_MAX];
+static unsigned short guard_length = 0;
+
+static void emit(struct sock_filter instruction) {
+    if (guard_length >= GUARD_MAX) { errno = E2BIG; die("guard filter"); }
+    guard_code[guard_length++] = instruction;
+}
+
+static void load_nr(void) { emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))); }
+
+/* EPERM for call `nr` when its argument `arg` is `value` (arg < 0: always); a second
+ * argument `arg2` (>= 0) must then also be `value2`. */
+static void refuse(int nr, int arg, uint32_t value, int arg2, uint32_t value2) {
+    int after = arg < 0 ? 1 : arg2 < 0 ? 3 : 5;
+    load_nr();
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, (uint8_t)after));
+    if (arg >= 0) {
+        emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(arg)));
+        emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, (uint8_t)(after - 2)));
+    }
+    if (arg2 >= 0) {
+        emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(arg2)));
+        emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value2, 0, 1));
+    }
+    emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
+}
+
+static void install_guard(pid_t supervisor, pid_t judge) {
+    pid_t judge_group = getpgid(judge);
+    pid_t processes[2] = {supervisor, judge};
+    uint32_t kill_targets[5] = {(uint32_t)supervisor, (uint32_t)-supervisor, (uint32_t)judge,
+                                (uint32_t)-(judge_group > 1 ? judge_group : judge), (uint32_t)-1};
+    int by_pid[] = {SYS_tgkill, SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo, SYS_prlimit64,
+#ifdef SYS_pidfd_open
+                    SYS_pidfd_open,
+#endif
+    };
+#ifdef GUARD_ARCH
+    emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, GUARD_ARCH, 1, 0));
+    emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS));
+#endif
+#if defined(__x86_64__)
+    load_nr();                                   /* x32 numbers: another ABI, refused */
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1));
+    emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS));
+#endif
+    for (int t = 0; t < 5; t++) refuse(SYS_kill, 0, kill_targets[t], -1, 0);
+    for (size_t c = 0; c < sizeof by_pid / sizeof by_pid[0]; c++)
+        for (int p = 0; p < 2; p++) refuse(by_pid[c], 0, (uint32_t)processes[p], -1, 0);
+    for (int t = 0; t < 4; t++) refuse(SYS_fcntl, 1, F_SETOWN, 2, kill_targets[t]);
+    refuse(SYS_fcntl, 1, F_SETOWN_EX, -1, 0);
+    refuse(SYS_tkill, -1, 0, -1, 0);
+#ifdef SYS_pidfd_send_signal
+    refuse(SYS_pidfd_send_signal, -1, 0, -1, 0);
+#endif
+    emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    struct sock_fprog guard = {guard_length, guard_code};
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &guard) != 0) die("seccomp guard");
+}
+
 static void load_seccomp(int fd) {
     struct stat info;
     if (fstat(fd, &info) != 0 || info.st_size <= 0 || info.st_size % sizeof(struct sock_filter) != 0
@@ -190,7 +290,7 @@ static void load_seccomp(int fd) {
 }
 
 int main(int argc, char **argv) {
-    int go = -1, report = -1, seccomp = -1, landlock_abi = 0;
+    int go = -1, report = -1, seccomp = -1, landlock_abi = 0, guard = 0;
     long uid = -1;
     long long cpu = -1, memory = -1, fsize = -1, nofile = -1, nproc = -1;
     const char *memory_kind = "data", *tmp_size = NULL;
@@ -221,6 +321,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(option, "--writable") && nfolders < MAX_LIST) folders[nfolders++] = argv[i + 1];
         else if (!strcmp(option, "--writable-file") && nfiles < MAX_LIST) files[nfiles++] = argv[i + 1];
         else if (!strcmp(option, "--seccomp")) seccomp = atoi(value);
+        else if (!strcmp(option, "--guard")) guard = atoi(value);
         else { fprintf(stderr, "verify-init: unknown option %s\n", option); return 125; }
     }
     if (i + 1 >= argc) { fprintf(stderr, "usage: verify-init [OPTION VALUE]... -- COMMAND...\n"); return 125; }
@@ -256,12 +357,24 @@ int main(int argc, char **argv) {
     if (getppid() != original_parent) parent_died = 1;   /* it died before we asked */
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    struct sigaction stop = {0};
+    stop.sa_handler = on_stop;
+    sigaction(SIGUSR2, &stop, NULL);
+    /* our own signals must not kill us before the report is written */
+    signal(SIGINT, SIG_IGN); signal(SIGTERM, SIG_IGN); signal(SIGHUP, SIG_IGN); signal(SIGPIPE, SIG_IGN);
+    int setup[2];
+    if (pipe2(setup, O_CLOEXEC) != 0) die("pipe");
+    pid_t supervisor = getpid();
     pid_t child = fork();
     if (child < 0) die("fork");
     if (child == 0) {
+        close(setup[0]);
+        setup_status = setup[1];
         if (report >= 0) close(report);
-        signal(SIGUSR1, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
+        signal(SIGUSR1, SIG_DFL); signal(SIGUSR2, SIG_DFL); signal(SIGPIPE, SIG_DFL);
+        signal(SIGINT, SIG_DFL); signal(SIGTERM, SIG_DFL); signal(SIGHUP, SIG_DFL);
+        /* a group of its own: kill(0) cannot reach us, and ending the run kills its group */
+        if (setpgid(0, 0) != 0) die("setpgid");
         if (uid >= 0) {
             if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid((uid_t)uid) != 0)
                 die("cannot switch uid");
@@ -270,13 +383,20 @@ int main(int argc, char **argv) {
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         if (landlock_abi > 0) landlock(landlock_abi, folders, nfolders, files, nfiles);
         if (seccomp >= 0) load_seccomp(seccomp);
+        if (guard) install_guard(supervisor, original_parent);
         execvp(command[0], command);
         fprintf(stderr, "verify-init: cannot run %s: %s\n", command[0], strerror(errno));
         _exit(127);
     }
+    program = child;
+    if (stop_requested) { kill(-child, SIGKILL); kill(child, SIGKILL); }
+    close(setup[1]);
     if (seccomp >= 0) close(seccomp);
-    /* our own signals must not kill us before the report is written */
-    signal(SIGINT, SIG_IGN); signal(SIGTERM, SIG_IGN); signal(SIGHUP, SIG_IGN); signal(SIGPIPE, SIG_IGN);
+    char setup_failed = 0;
+    ssize_t said;       /* EOF: the exec happened (or the child died before: then it is waited for) */
+    while ((said = read(setup[0], &setup_failed, 1)) < 0 && errno == EINTR) {}
+    close(setup[0]);
+    int started = said != 1;
     int status = 0;
     for (;;) {
         if (parent_died) {
@@ -294,10 +414,10 @@ int main(int argc, char **argv) {
     struct rusage usage;
     getrusage(RUSAGE_CHILDREN, &usage);
     if (report >= 0) {
-        dprintf(report, "%ld %ld %ld %d\n",
+        dprintf(report, "%ld %ld %ld %d %d\n",
                 (long)usage.ru_utime.tv_sec * 1000000L + usage.ru_utime.tv_usec,
                 (long)usage.ru_stime.tv_sec * 1000000L + usage.ru_stime.tv_usec,
-                usage.ru_maxrss, status);
+                usage.ru_maxrss, status, started);
         close(report);
     }
     if (WIFSIGNALED(status)) {

@@ -29,91 +29,32 @@ Given one, nothing below reads the environment again to decide how a run is isol
 """
 from __future__ import annotations
 
-import ctypes
 import os
 import shutil
 import subprocess
 import threading
-from dataclasses import dataclass, field
-from pathlib import Path
 
-from verify.errors import VerifyError
-from verify.runner import machine, seccomp
-from verify.runner.cgroup import CgroupSetup, probed_setup
+from verify.runner import machine, seccomp, trial
+from verify.runner.cgroup import probed_setup
 from verify.runner.helper import helper_path
+from verify.runner.mode import (
+    LANDLOCK_SIGNAL_SCOPE,
+    RLIMITS_DIFFERENCES,
+    Isolation,
+    SandboxUnavailable,
+    differences,
+    landlock_abi,
+)
 from verify.runner.paths import default_temp_root
+
+__all__ = ["ACCOUNTINGS", "LANDLOCK_SIGNAL_SCOPE", "POLICIES", "RLIMITS_DIFFERENCES", "Isolation",
+           "SandboxUnavailable", "configure", "current", "differences", "isolation_name", "landlock_abi",
+           "reset", "resolve"]
 
 POLICIES = ("auto", "bwrap", "none")
 ACCOUNTINGS = ("auto", "cgroup", "rlimits")
-LANDLOCK_SIGNAL_SCOPE = 6        # the Landlock ABI from which a program cannot signal outside its run
 _POLICY_WORDS = {"auto": "auto", "": "auto", "bwrap": "bwrap", "bubblewrap": "bwrap",
                  "none": "none", "off": "none", "0": "none"}
-
-
-class SandboxUnavailable(VerifyError):
-    """The isolation asked for cannot be had on this machine (exit 2, before any run)."""
-
-
-@dataclass(frozen=True)
-class Isolation:
-    policy: str                      # the sandbox asked for: auto | bwrap | none
-    bwrap: str | None                # bubblewrap's path when runs use it
-    helper: str | None               # verify-init's path (None: no C compiler to build it)
-    cgroups: CgroupSetup | None      # per-run cgroups, when the machine lets us make them
-    seccomp: Path | None             # the seccomp filter file, when libseccomp is there
-    landlock_abi: int                # the kernel's Landlock version (0: none)
-    own_uid: bool                    # runs get a fresh uid (verify is root)
-    temp_root: Path = field(default_factory=default_temp_root)   # where runs get their private folder
-    setpriv: str | None = field(default_factory=lambda: shutil.which("setpriv"))   # without verify-init
-    accounting_policy: str = "auto"  # the accounting asked for: auto | cgroup | rlimits
-
-    @property
-    def sandboxed(self) -> bool:
-        return self.bwrap is not None
-
-    @property
-    def uses_landlock(self) -> bool:
-        return self.helper is not None and self.landlock_abi > 0
-
-    @property
-    def name(self) -> str:
-        """What every result reports, e.g. "bubblewrap+seccomp+landlock+cgroup v1+own uid"."""
-        parts = ["bubblewrap" if self.bwrap else "no sandbox"]
-        if self.seccomp is not None:
-            parts.append("seccomp")
-        if self.uses_landlock:
-            parts.append(f"landlock v{self.landlock_abi}")
-        parts.append(self.accounting)
-        parts.append("own uid" if self.own_uid else "same uid")
-        return "+".join(parts)
-
-    @property
-    def accounting(self) -> str:
-        """How memory, processes and CPU time are counted."""
-        if self.cgroups is not None and self.helper is not None:
-            return self.cgroups.name
-        return "rlimits"
-
-
-RLIMITS_DIFFERENCES = ("rlimits accounting: no cgroup counts this run's memory, processes and CPU, so "
-                       "a program over the memory or process limit may be judged runtime error or time "
-                       "limit here where a judge with a cgroup says memory limit or process limit")
-
-
-def differences(name: str) -> str:
-    """Which verdicts an isolation named `name` (an `Isolation.name`, as results carry it)
-    may give otherwise than the reference (a cgroup per run); "" when none may differ."""
-    return RLIMITS_DIFFERENCES if "rlimits" in name.split("+") else ""
-
-
-def landlock_abi() -> int:
-    """The kernel's Landlock ABI version, 0 where there is none."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        version = libc.syscall(444, None, 0, 1)     # landlock_create_ruleset(NULL, 0, VERSION)
-    except (OSError, AttributeError):
-        return 0
-    return max(0, int(version))
 
 
 def _bwrap_failure(bwrap: str) -> str | None:
@@ -174,6 +115,12 @@ def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None 
                                          f"({failure}); {bwrap_fix()}")
             bwrap = found
     helper = helper_path()
+    if bwrap is None and helper is None:
+        # without a PID namespace only verify-init, the run's subreaper, finds what a
+        # program left behind (setsid, double forks): no run goes unsupervised
+        raise SandboxUnavailable("no sandbox and no verify-init: verify-init, the supervisor that kills what "
+                                 "a program leaves behind, is built with the system C compiler; fix: install "
+                                 "one (apt-get install gcc), or bubblewrap (apt-get install bubblewrap)")
     cgroup_setup = None
     if accounting != "rlimits":
         cgroup_setup = probed_setup() if helper is not None else None
@@ -186,9 +133,15 @@ def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None 
     signals_exposed = bwrap is None and not own_uid and abi < LANDLOCK_SIGNAL_SCOPE
     filter_path = seccomp.filter_file(block_kill_of=os.getpid() if signals_exposed else None,
                                       block_shared_memory=cgroup_setup is None) if seccomp.available() else None
-    return Isolation(policy=policy, bwrap=bwrap, helper=helper, cgroups=cgroup_setup, seccomp=filter_path,
-                     landlock_abi=abi, own_uid=own_uid, temp_root=default_temp_root(),
-                     setpriv=shutil.which("setpriv"), accounting_policy=accounting)
+    chosen = Isolation(policy=policy, bwrap=bwrap, helper=helper, cgroups=cgroup_setup, seccomp=filter_path,
+                       landlock_abi=abi, own_uid=own_uid, temp_root=default_temp_root(),
+                       setpriv=shutil.which("setpriv"), accounting_policy=accounting)
+    failed = trial.failure(chosen)
+    if failed is not None:
+        if failed.startswith("the sandbox could not start"):
+            raise SandboxUnavailable(f"{chosen.name}: {failed}")
+        raise SandboxUnavailable(f"{chosen.name}: {failed}; fix: {machine.sandbox_fix()}")
+    return chosen
 
 
 def policy_from_environment() -> str:

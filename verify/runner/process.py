@@ -22,10 +22,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from verify.runner import machine
 from verify.runner.cgroup import CgroupUsage
-from verify.runner.isolation import Isolation
 from verify.runner.limits import Limits
-from verify.runner.sandbox import Sandbox
+from verify.runner.mode import Isolation, SandboxUnavailable
+from verify.runner.sandbox import Report, Sandbox, kill_group
 
 CHUNK = 64 << 10
 MEMORY_FAILURE_SHARE = 0.9
@@ -116,14 +117,6 @@ def drive(started: Started, sandbox: Sandbox, limits: Limits, *, stdin: bytes = 
     return _result(ending, sandbox, limits)
 
 
-def kill_group(pid: int) -> None:
-    """SIGKILL the process group led by `pid` (a run's processes that stayed in its session)."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 @dataclass(frozen=True)
 class Ending:
     """What the I/O loop saw of a run."""
@@ -181,8 +174,15 @@ def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
     else:
         stdin_pipe.close()
 
+    stopped_at: float | None = None
+
     def stop() -> None:
-        kill_group(process.pid)
+        nonlocal stopped_at
+        if status is None:
+            stopped_at = stopped_at or time.monotonic()
+            sandbox.stop(process.pid, pidfd)
+        elif not sandbox.ends_by_request:
+            kill_group(process.pid)   # what bubblewrap's init left in the group dies with the run
 
     cgroup = sandbox.cgroup
     next_cpu_check = start + CPU_CHECK_FIRST if cgroup is not None else math.inf
@@ -255,6 +255,8 @@ def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
                         stop()
     finally:
         stop()
+        if status is None:
+            sandbox.await_end(process.pid, pidfd)
         sandbox.kill_leftovers()
         if status is None:
             _, status, rusage = os.wait4(process.pid, 0)
@@ -268,7 +270,8 @@ def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
                 pass
 
     assert status is not None and rusage is not None
-    return Ending(status=status, rusage=rusage, wall_time=(exited_at or time.monotonic()) - start,
+    ended = exited_at if exited_at is not None else stopped_at or time.monotonic()
+    return Ending(status=status, rusage=rusage, wall_time=ended - start,
                   stopped_for=limit, stopped_early=stopped_early, stdout_bytes=stdout_bytes,
                   stdout=bytes(collected) if collected is not None else None,
                   stderr_tail=b"".join(stderr_tail)[-STDERR_TAIL:].decode("utf-8", "replace"),
@@ -282,18 +285,20 @@ def _result(ending: Ending, sandbox: Sandbox, limits: Limits) -> RunResult:
     peak = ending.rusage.ru_maxrss * 1024
     status = ending.status
     measured = sandbox.read_report()
+    cgroup = sandbox.cgroup
+    usage = cgroup.usage() if cgroup is not None else None
+    if sandbox.expects_report:
+        _check_set_up(ending, sandbox, measured, usage)
     if measured is not None:
         # verify-init saw the program itself: its usage (the outer processes' is the judge's)
         # and its exact wait status (bwrap would turn a signal N into an exit code 128+N)
-        cpu, peak, status = measured
+        cpu, peak, status = measured.cpu_time, measured.peak_memory, measured.status
     code = os.waitstatus_to_exitcode(status)
     signal_number = -code if code < 0 else None
     exit_code = None if code < 0 else code
     if measured is None and exit_code is not None and exit_code > 128 and sandbox.isolation.bwrap is not None:
         # without verify-init, bwrap reports its child's death by signal N as exit code 128+N
         signal_number, exit_code = exit_code - 128, None
-    cgroup = sandbox.cgroup
-    usage = cgroup.usage() if cgroup is not None else None
     if usage is not None:
         cpu, peak = usage.cpu_time, usage.peak_memory
     limit = ending.stopped_for if ending.stopped_early else \
@@ -303,6 +308,24 @@ def _result(ending: Ending, sandbox: Sandbox, limits: Limits) -> RunResult:
                      stdout=ending.stdout, stderr_tail=ending.stderr_tail, stderr_head=ending.stderr_head,
                      isolation=sandbox.isolation.name,
                      accounting=sandbox.isolation.accounting if cgroup is not None else "rlimits")
+
+
+SET_UP_WORDS = ("verify-init:", "bwrap:", "verify-forkserver:")
+
+
+def _check_set_up(ending: Ending, sandbox: Sandbox, measured: Report | None, usage: CgroupUsage | None) -> None:
+    """SandboxUnavailable when the run's set-up failed before its program started: verify-init
+    said so, or (bubblewrap or verify-init failing before the fork) nothing reported at all
+    although verify neither stopped the run nor did the kernel kill inside it at the memory limit."""
+    if measured is not None and measured.started:
+        return
+    if measured is None and (ending.stopped_for or ending.stopped_early or (usage is not None and usage.oom_kills)):
+        return
+    said = [line.strip() for line in ending.stderr_head.splitlines() if line.startswith(SET_UP_WORDS)]
+    code = os.waitstatus_to_exitcode(ending.status)
+    why = said[0][:200] if said else f"no report from verify-init, exit code {code}"
+    raise SandboxUnavailable(f"the sandbox could not start the program ({why}); "
+                             f"fix: {machine.sandbox_fix()}")
 
 
 def limit_hit(stopped_for: str | None, usage: CgroupUsage | None, limits: Limits, cpu: float, peak: int,

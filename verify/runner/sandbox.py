@@ -1,7 +1,7 @@
 """Where one program runs: its private folder, its command line, and its end.
 
 One Sandbox per run (and per build). The isolation it applies is the `Isolation` it is
-given (isolation.py; the configured one by default): bubblewrap when in force, and what
+given (mode.py; isolation.py resolves one): bubblewrap when in force, and what
 the machine allows of a cgroup per run, seccomp, Landlock and a fresh uid. It reads
 nothing else of the environment.
 
@@ -13,8 +13,12 @@ nothing else of the environment.
 - verify-init (init_helper.c) is the last step before the program: it joins the run's
   cgroup, sets the rlimits, switches uid, confines the program with Landlock and (without
   bubblewrap) seccomp, supervises it and kills what it leaves behind.
-- At the end every process of the run is killed and waited for: the PID namespace's
-  init under bubblewrap, the cgroup's members, the run's uid.
+- The end: under bubblewrap, its PID namespace's init is killed (the kernel then kills
+  the rest). Without it, verify-init, the run's subreaper, is asked to end the run
+  (`stop`): it kills the program's group and every orphan that came back to it, reports
+  and exits; only if it has not within STOP_GRACE is its whole tree killed from here.
+  Then every process of the run still there is killed and waited for: the cgroup's
+  members, the run's uid.
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ import select
 import shutil
 import signal
 import stat
+import subprocess
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -35,8 +40,8 @@ from pathlib import Path
 
 from verify.runner import reaper
 from verify.runner.cgroup import RunCgroup, create_run_cgroup, remove_group_folder
-from verify.runner.isolation import Isolation, current
 from verify.runner.limits import FILE_SIZE_LIMIT, OPEN_FILES_LIMIT, Limits, prlimit_argv
+from verify.runner.mode import LANDLOCK_SIGNAL_SCOPE, Isolation
 
 # Read-only system folders visible in the sandbox (those that exist).
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
@@ -49,6 +54,18 @@ NPROC_SLACK = 8                  # RLIMIT_NPROC above pids.max (which counts ver
                                  # the cgroup must refuse first
 WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
 TMP_PLACEHOLDER = "{tmp}"        # in a language's environment: the run's own temporary folder
+STOP_SIGNAL = signal.SIGUSR2     # verify-init: end the run now
+STOP_GRACE = 5.0                 # seconds verify-init gets for that before its tree is killed from here
+
+
+@dataclass(frozen=True)
+class Report:
+    """What verify-init saw of the program."""
+
+    cpu_time: float              # seconds, the program and every descendant it reaped
+    peak_memory: int             # bytes, the largest resident set
+    status: int                  # the program's wait status
+    started: bool                # False: the run's set-up failed before the exec (the judge's failure)
 
 
 def running_as_root() -> bool:
@@ -112,7 +129,6 @@ class Sandbox:
     artefacts: Sequence[Path] = ()                 # those of `readonly` in verify's private compile cache
     copy_workdir: bool = True                      # False: a build binds its (private) build folder as is
     wait_for_go: bool = False                      # built ahead of time: verify-init waits for go()
-    isolation: Isolation = field(default_factory=current)
     uid: int | None = None                         # the run's own uid (None: keep ours)
     temp: Path | None = None
     visible_workdir: Path | None = None            # where the program sees its folder
@@ -131,6 +147,8 @@ class Sandbox:
     _go_read: int | None = None
     _go_write: int | None = None
     _token: int | None = None
+    _stop_requested: bool = False
+    isolation: Isolation = field(kw_only=True)    # how the run is isolated (isolation.py resolves one)
 
     def __enter__(self) -> Sandbox:
         isolation = self.isolation
@@ -310,7 +328,27 @@ class Sandbox:
                 options += ["--writable-file", device]
         if self._seccomp_fd is not None and not isolation.bwrap:
             options += ["--seccomp", str(self._seccomp_fd)]
+        if self.guards_supervisor:
+            options += ["--guard", "1"]
         return options
+
+    @property
+    def guards_supervisor(self) -> bool:
+        """The program could signal verify-init and verify (the same uid, no PID namespace,
+        no Landlock signal scope): verify-init stacks its guard filter on the program."""
+        isolation = self.isolation
+        return (not isolation.bwrap and self.uid is None
+                and not (isolation.uses_landlock and isolation.landlock_abi >= LANDLOCK_SIGNAL_SCOPE))
+
+    @property
+    def ends_by_request(self) -> bool:
+        """verify-init is the process verify started (no bubblewrap around it): asked, it ends the run."""
+        return self.isolation.helper is not None and not self.isolation.bwrap
+
+    @property
+    def expects_report(self) -> bool:
+        """verify-init reports this run's end (no report: its set-up failed)."""
+        return self.report_fd is not None
 
     def _writable_folders(self) -> list[str]:
         """Where the program may write: its folder (the private copy), its temporary
@@ -397,8 +435,8 @@ class Sandbox:
             os.close(self._go_write)
             self._go_write = None
 
-    def read_report(self) -> tuple[float, int, int] | None:
-        """(cpu seconds, peak RSS bytes, wait status) of the program, as verify-init saw them."""
+    def read_report(self) -> Report | None:
+        """What verify-init saw of the program; None when it wrote nothing."""
         if self.report_fd is None:
             return None
         os.set_blocking(self.report_fd, False)
@@ -406,10 +444,10 @@ class Sandbox:
             words = os.read(self.report_fd, 256).split()
         except BlockingIOError:
             return None
-        if len(words) != 4:
+        if len(words) != 5:
             return None
-        user, system, rss, status = (int(w) for w in words)
-        return (user + system) / 1e6, rss * 1024, status
+        user, system, rss, status, started = (int(w) for w in words)
+        return Report((user + system) / 1e6, rss * 1024, status, started == 1)
 
     def popen_user(self) -> int | None:
         """The uid subprocess must switch to itself (only without bubblewrap and verify-init)."""
@@ -432,6 +470,50 @@ class Sandbox:
         return env
 
     # -- the end --------------------------------------------------------------------
+
+    def stop(self, pid: int, pidfd: int) -> None:
+        """End the run now (at a limit, or its consumer is done). `pid`, `pidfd`: the process
+        verify started (verify-init, or bubblewrap around it), not yet waited for."""
+        if not self.ends_by_request:
+            kill_group(pid)        # bubblewrap: its namespace's init dies, and with it the run
+            return
+        if not self._stop_requested:
+            self._stop_requested = True
+            try:
+                signal.pidfd_send_signal(pidfd, STOP_SIGNAL)
+            except OSError:        # (ProcessLookupError included) it has ended
+                pass
+
+    def end(self, process: subprocess.Popen[bytes]) -> None:
+        """End the run whose process verify started (`process`, not yet waited for) and let
+        it end (the caller then waits for it)."""
+        if process.returncode is None:
+            try:
+                pidfd = os.pidfd_open(process.pid)
+            except OSError:
+                pidfd = None
+            if pidfd is not None:
+                try:
+                    self.stop(process.pid, pidfd)
+                    self.await_end(process.pid, pidfd)
+                finally:
+                    os.close(pidfd)
+        if not self.ends_by_request:
+            kill_group(process.pid)
+
+    def await_end(self, pid: int, pidfd: int) -> None:
+        """Give verify-init, once asked to end the run, STOP_GRACE seconds to do it; past
+        that (a last resort) its whole tree is killed from here, verify-init last, so that
+        every orphan still comes back to it meanwhile and is found."""
+        if not self.ends_by_request:
+            return
+        if select.select([pidfd], [], [], STOP_GRACE if self._stop_requested else 0)[0]:
+            return
+        _kill_tree(pid)
+        try:
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        except OSError:
+            pass
 
     def kill_leftovers(self) -> None:
         """Make sure no process of the run survives, and wait until they are all dead:
@@ -513,6 +595,50 @@ class Sandbox:
         if self._token is not None:
             reaper.untrack(self._token)
             self._token = None
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group led by `pid`."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def descendants(pid: int) -> list[int]:
+    """Every living descendant of `pid` (children first), from /proc's children lists."""
+    found: list[int] = []
+    pending = [pid]
+    while pending:
+        parent = pending.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as children:
+                    kids = [int(word) for word in children.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += kids
+            pending += kids
+    return found
+
+
+def _kill_tree(pid: int, timeout: float = 5.0) -> None:
+    """SIGKILL every descendant of `pid` (a subreaper) until none is left."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        living = [child for child in descendants(pid) if _state(child) not in (None, "Z", "X")]
+        if not living:
+            return
+        for child in living:
+            try:
+                os.kill(child, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.001)
 
 
 def _processes_of_current_user() -> int:

@@ -82,9 +82,12 @@ class Session:
         return bytes(self._stderr[-STDERR_TAIL:]).decode("utf-8", "replace")
 
     def close(self) -> None:
-        """Kill the whole process group (and every process of the session's uid)."""
+        """End the program and everything it started (and every process of the session's uid)."""
         if self._process is not None:
-            kill_group(self._process.pid)
+            if self._sandbox is not None:
+                self._sandbox.end(self._process)
+            else:
+                kill_group(self._process.pid)
             for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
                 try:
                     if stream is not None:

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verify.runner.build import Prepared
-from verify.runner.isolation import Isolation
 from verify.runner.limits import Limits
+from verify.runner.mode import Isolation
 from verify.runner.process import RunResult, Started, StdoutConsumer, drive
 from verify.runner.sandbox import Sandbox
 

@@ -1,0 +1,121 @@
+"""The judge's own failures are never the entry's: a sandbox that cannot start a program is
+SandboxUnavailable (exit 2, one line with the fix), never a runtime error, a compile error
+or a wrong answer, and it stops the whole command.
+
+The failures are real ones: verify-init failing in the child before the exec (a seccomp
+filter it cannot load), bubblewrap failing before verify-init runs (a `bwrap` that cannot
+mount /proc, as in a container that masks it), each leaving verify-init's report saying
+so or no report at all."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verify.challenges.contract import BatchTask
+from verify.commands.jobs import CaseJob, run_case
+from verify.errors import JudgeFailure
+from verify.grading import Grader, LocalRunner, grade_batch
+from verify.runner import Limits, Program, SandboxUnavailable, isolation, run_program
+from verify.verdict import Verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMITS = Limits(wall_time=10, cpu_time=10)
+FAKE_BWRAP = """#!/bin/sh
+for word in "$@"; do
+    if [ "$word" = --proc ]; then
+        echo "bwrap: Can't mount proc on /newroot/proc: Operation not permitted" >&2
+        exit 1
+    fi
+done
+exec {bwrap} "$@"
+"""
+
+
+class Accept:
+    def feed(self, chunk: bytes) -> Verdict | None:
+        return None
+
+    def finish(self) -> Verdict:
+        return Verdict.accept()
+
+
+@pytest.fixture
+def program(tmp_path) -> Program:
+    source = tmp_path / "ok.py"
+    source.write_text("print('ok')\n")
+    return Program("python", source)
+
+
+@pytest.fixture
+def broken_seccomp(tmp_path, use_isolation) -> isolation.Isolation:
+    """The machine's isolation, with a seccomp filter verify-init refuses to load (3 bytes:
+    not whole instructions): the child's set-up fails before the exec."""
+    chosen = use_isolation("none", cgroups=False)
+    bad = tmp_path / "bad.bpf"
+    bad.write_bytes(b"bad")
+    return dataclasses.replace(chosen, seccomp=bad)
+
+
+def test_a_set_up_failure_in_verify_init_is_the_judges_failure(program, broken_seccomp):
+    if broken_seccomp.helper is None:
+        pytest.skip("no verify-init here")
+    with pytest.raises(SandboxUnavailable) as failed:
+        run_program(program, isolation=broken_seccomp)
+    line = str(failed.value)
+    assert "verify-init: seccomp filter" in line and "fix:" in line and "\n" not in line
+
+
+def test_bubblewrap_failing_before_verify_init_is_the_judges_failure(program, tmp_path, use_isolation):
+    chosen = use_isolation("bwrap" if shutil.which("bwrap") else "none", cgroups=False)
+    if chosen.bwrap is None:
+        pytest.skip("no bubblewrap here")
+    fake = tmp_path / "bwrap"
+    fake.write_text(FAKE_BWRAP.format(bwrap=chosen.bwrap))
+    fake.chmod(0o755)
+    with pytest.raises(SandboxUnavailable, match="Can't mount proc"):
+        run_program(program, isolation=dataclasses.replace(chosen, bwrap=str(fake)))
+
+
+def test_the_grading_core_and_the_check_jobs_stop_on_it(program, broken_seccomp):
+    if broken_seccomp.helper is None:
+        pytest.skip("no verify-init here")
+    runner = LocalRunner(broken_seccomp)
+    task = BatchTask("case", program, b"", Accept)
+    with pytest.raises(JudgeFailure):
+        grade_batch(runner, task, LIMITS)
+    job = CaseJob(label="x", folder=program.folder, digest="", testcases=None, patterns=(), index=0,
+                  task_digest="", limits=LIMITS, broken=None, task=task)
+    with pytest.raises(JudgeFailure):
+        run_case(Grader(runner), job)
+
+
+def test_resolving_an_isolation_makes_a_trial_run(monkeypatch, tmp_path):
+    bad = tmp_path / "bad.bpf"
+    bad.write_bytes(b"bad")
+    monkeypatch.setattr(isolation.seccomp, "available", lambda: True)
+    monkeypatch.setattr(isolation.seccomp, "filter_file", lambda **options: bad)
+    with pytest.raises(SandboxUnavailable, match="verify-init: seccomp filter"):
+        isolation.resolve("none", "rlimits")
+
+
+def test_verify_check_exits_2_with_one_line_when_the_sandbox_cannot_start(tmp_path):
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        pytest.skip("no bubblewrap here")
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    (fake_bin / "bwrap").write_text(FAKE_BWRAP.format(bwrap=bwrap))
+    (fake_bin / "bwrap").chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake_bin}:{os.environ['PATH']}", "VERIFY_SANDBOX": "bwrap"}
+    done = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "check",
+                           "submissions/desert/awk", "--case", "spec-example"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Can't mount proc" in lines[0] and "fix:" in lines[0], done.stderr

@@ -53,16 +53,21 @@ def cgroup_v2_only() -> bool:
     return " - cgroup2 " in mounts and " - cgroup " not in mounts
 
 
-CONTAINER_SANDBOX_FIX = ("run the container with what a sandbox needs: podman/docker run --security-opt "
-                         "seccomp=unconfined --security-opt apparmor=unconfined --security-opt "
-                         "systempaths=unconfined (see docs/security.md), or run verify on the host")
+# Tried in rootful Podman (docs/security.md, "In a container"): as root inside, verify-init's
+# mount namespace needs CAP_SYS_ADMIN and bubblewrap's loopback CAP_NET_ADMIN; as a normal
+# user inside, bubblewrap's /proc needs the container's /proc unmasked.
+CONTAINER_ROOT_FIX = ("run the container with --cap-add SYS_ADMIN --cap-add NET_ADMIN (SYS_ADMIN alone "
+                      "for --sandbox none)")
+CONTAINER_USER_FIX = ("run the container with --security-opt unmask=ALL (Podman) or --security-opt "
+                      "systempaths=unconfined (Docker)")
 
 
 def sandbox_fix() -> str:
     """What to do here when a sandbox (user, mount, PID namespaces, /proc) cannot be made."""
     where = container()
     if where is not None:
-        return f"inside a {where} container: {CONTAINER_SANDBOX_FIX}"
+        fix = CONTAINER_ROOT_FIX if is_root() else CONTAINER_USER_FIX
+        return f"inside a {where} container: {fix}, or run verify on the host"
     if apparmor_restricts_userns():
         return ("AppArmor restricts unprivileged user namespaces here: sysctl -w "
                 "kernel.apparmor_restrict_unprivileged_userns=0 (or an AppArmor profile allowing "

@@ -3,20 +3,21 @@
 #
 # Measures verify in Podman containers, each as root and as a normal user inside
 # (inside.sh, then measure.sh): records in WORK/out/PLATFORM/PLATFORM-{root,user}.json,
-# with the flags used in WORK/out/PLATFORM/flags, for table.py. PLATFORM is any of (default: all four)
+# with the flags used in WORK/out/PLATFORM/flags, for table.py. PLATFORM is any of
+# (default: all five)
 #   podman-rootful-default       rootful Podman, default security settings
 #   podman-rootful-recommended   rootful Podman with the flags docs/platforms.md recommends
 #   podman-rootless-default      rootless Podman (user verify-podman), default settings
 #   podman-rootless-recommended  rootless Podman with the recommended flags
+#   podman-recipe                rootful Podman, the recommended flags, the image built from
+#                                the Containerfile: verify as the recipe runs it, as its
+#                                normal user only
 # The image is a Debian rootfs (ROOTFS, default WORK/rootfs, made by rootfs.sh with
 # debootstrap when missing: no registry image is pulled) imported as
 # localhost/verify-bookworm:test, again whenever the rootfs is newer than the image. verify
-# gets in as a `git archive` of HEAD and wheels in a read-only share; the containers have no
-# network.
-#   podman-recipe                rootful Podman, the recommended flags, the image built from
-#                                the Containerfile (on the rootfs image, from the share's
-#                                wheels): verify as the recipe runs it, a normal user only
-# Run as root (apt-get install -y podman runc uidmap debootstrap first); WORK
+# gets in as a `git archive` of HEAD and wheels in a read-only share (the recipe's image is
+# built from them); the containers have no network. $VERIFY_CONFORMANCE_ARGS goes in to
+# measure.sh. Run as root (apt-get install -y podman runc uidmap debootstrap first); WORK
 # defaults to /tmp/verify-platforms.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -135,7 +136,7 @@ for platform in "${platforms[@]}"; do
         start=$(date +%s)
         if build_recipe; then
             podman run "${flags[@]}" -v "$share:/share:ro" -v "$work/out/$platform:/out" -w /share/src \
-                -e VERIFY_PLATFORM_COMMIT="$(cat "$share/commit")" "$recipe_image" \
+                -e VERIFY_PLATFORM_COMMIT="$(cat "$share/commit")" -e VERIFY_CONFORMANCE_ARGS "$recipe_image" \
                 bash /share/harness/measure.sh "$platform-user" --here /out > "$work/out/$platform/run.log" 2>&1 ||
                 echo "container: $platform: podman run failed (rc=$?): $(tail -n 1 "$work/out/$platform/run.log")"
         else
@@ -155,7 +156,7 @@ for platform in "${platforms[@]}"; do
     echo "container: $platform: podman run ${flags[*]}"
     printf '%s\n' "podman run ${flags[*]}" > "$out/flags"
     start=$(date +%s)
-    podman_for "$mode" run "${flags[@]}" -v "$share:/share:ro" -v "$out:/out" "$image" \
+    podman_for "$mode" run "${flags[@]}" -v "$share:/share:ro" -v "$out:/out" -e VERIFY_CONFORMANCE_ARGS "$image" \
         bash /share/harness/inside.sh "$platform" /share /out > "$out/run.log" 2>&1 ||
         echo "container: $platform: podman run failed (rc=$?): $(tail -n 1 "$out/run.log")"
     echo "container: $platform: $(( $(date +%s) - start )) s"

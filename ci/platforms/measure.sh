@@ -10,7 +10,8 @@
 # SHARE "--here": verify is installed already (on PATH) and the current folder is its
 # checkout (the VM of vm/run.sh). OUT "-": the record is printed as one line,
 # "platform-record: JSON", and the logs go to a temporary folder. The record's commit is
-# SHARE/commit's, else $VERIFY_PLATFORM_COMMIT.
+# SHARE/commit's, else $VERIFY_PLATFORM_COMMIT. $VERIFY_CONFORMANCE_ARGS: more arguments
+# for ci/conformance.py (e.g. "--mode bwrap-cgroup --require bwrap-cgroup").
 # Exit 0 when the record is written, whatever verify's verdicts were.
 set -euo pipefail
 platform=${1:?usage: measure.sh PLATFORM SHARE OUT}
@@ -46,7 +47,9 @@ check_start=0
 check_end=0
 if [ "$install_rc" = 0 ]; then
     conformance_rc=0
-    python3 ci/conformance.py --json "$work/conformance.json" > "$log.conformance.log" 2>&1 || conformance_rc=$?
+    read -r -a conformance_args <<< "${VERIFY_CONFORMANCE_ARGS:-}"
+    python3 ci/conformance.py ${conformance_args[@]+"${conformance_args[@]}"} --json "$work/conformance.json" \
+        > "$log.conformance.log" 2>&1 || conformance_rc=$?
     check_start=$(date +%s.%N)
     check_rc=0
     # shellcheck disable=SC2086 # the entries are the glob's expansion

@@ -1,6 +1,6 @@
 """The platforms table of docs/platforms.md, from the records measure.sh wrote.
 
-    python3 ci/platforms/table.py OUT [--command TEXT] [--update docs/platforms.md]
+    python3 ci/platforms/table.py OUT [--command TEXT] [--update docs/platforms.md] [--passed PLATFORM]...
 
 OUT holds a folder per platform (WORK/out of container.sh, user.sh and all.sh), each with
 its records (PLATFORM-root.json, PLATFORM-user.json, ...) and, for a container, the
@@ -8,7 +8,10 @@ its records (PLATFORM-root.json, PLATFORM-user.json, ...) and, for a container, 
 and user with the isolation in force, the conformance verdicts per mode, the survivors
 and the wall time of `verify check submissions/*/*`; then the flags of each container.
 With --update FILE, the text between the table's two marker lines in FILE is replaced.
-Exit 2, one line, for an OUT with no records or a FILE without the markers.
+With --passed PLATFORM (CI), exit 1 unless every record of PLATFORM installed verify,
+passed the conformance suite and passed `verify check submissions/*/*`, with a line for
+each that did not. Exit 2, one line, for an OUT with no records or a FILE without the
+markers.
 """
 from __future__ import annotations
 
@@ -153,21 +156,42 @@ def update(document: Path, table: str) -> None:
     document.write_text(f"{before}{START}\n{table}\n{END}{after}")
 
 
+def failures(records: list[tuple[str, dict, str]], platform: str) -> list[str]:
+    """Why PLATFORM's records did not pass, one line each (none: it passed)."""
+    mine = [record for name, record, _ in records if name == platform]
+    if not mine:
+        return [f"{platform}: no record"]
+    lines = []
+    for record in mine:
+        who = f"{platform} as {record.get('user', '?')}"
+        for part in ("install", "conformance", "check"):
+            step = record.get(part, {})
+            if step.get("rc") != 0:
+                lines.append(f"{who}: {part} exit {step.get('rc')}: {step.get('error') or step.get('summary', '')}")
+    return lines
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="The platforms table of docs/platforms.md.")
     parser.add_argument("out", type=Path, help="the folder of platform records (WORK/out)")
     parser.add_argument("--command", default="sudo bash ci/platforms/all.sh", help="the command that made the records")
     parser.add_argument("--update", type=Path, metavar="FILE", help="replace the table between FILE's markers")
+    parser.add_argument("--passed", action="append", default=[], metavar="PLATFORM",
+                        help="exit 1 unless every record of PLATFORM passed (repeatable)")
     arguments = parser.parse_args(argv)
     try:
-        table = make_table(load_records(arguments.out), arguments.command)
+        records = load_records(arguments.out)
+        table = make_table(records, arguments.command)
         if arguments.update is not None:
             update(arguments.update, table)
     except TableError as error:
         print(f"table: {error}", file=sys.stderr)
         return 2
     print(table)
-    return 0
+    failed = [line for platform in arguments.passed for line in failures(records, platform)]
+    for line in failed:
+        print(f"table: {line}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

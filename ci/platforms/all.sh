@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Usage: sudo bash ci/platforms/all.sh [--work DIR] [--rootfs DIR] [--no-vm] [--update FILE]
+# Usage: sudo bash ci/platforms/all.sh [--work DIR] [--rootfs DIR] [--no-vm] [--only PARTS]
+#                                      [--update FILE]
 #
 # Measures verify on every platform and writes the table (WORK/platforms.md; with --update,
 # also between the table's markers in FILE, e.g. docs/platforms.md):
@@ -10,8 +11,10 @@
 #   vm          the systemd + cgroup v2 VM, as root in a service and as a user in a login
 #               session (vm/run.sh, with its image from vm/build.sh; --no-vm leaves it out,
 #               and so does a missing image, with a line saying so)
-# Each measures the commit at HEAD (a git archive), with no network inside. WORK defaults
-# to /tmp/verify-platforms; its out/ keeps every record and log.
+# --only PARTS: some of them, e.g. --only host-root,vm (PARTS: host-root, host-user,
+# containers, vm); the table still shows every record in WORK/out. Each measures the
+# commit at HEAD (a git archive), with no network inside. WORK defaults to
+# /tmp/verify-platforms; its out/ keeps every record and log.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=ci/platforms/share.sh
@@ -19,6 +22,7 @@ source "$here/share.sh"
 work=/tmp/verify-platforms
 rootfs_args=()
 vm=yes
+parts=host-root,host-user,containers,vm
 update_args=()
 command_line="sudo bash ci/platforms/all.sh $*"
 while [ $# -gt 0 ]; do
@@ -26,6 +30,7 @@ while [ $# -gt 0 ]; do
         --work) work=$2; shift 2 ;;
         --rootfs) rootfs_args=(--rootfs "$2"); shift 2 ;;
         --no-vm) vm=no; shift ;;
+        --only) parts=$2; shift 2 ;;
         --update) update_args=(--update "$2"); shift 2 ;;
         -h|--help) sed -n '2,/^set -/p' "$0" | sed 's/^# \{0,1\}//;/^set -/d'; exit 0 ;;
         *) echo "all: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -35,18 +40,24 @@ done
 command_line=${command_line% }
 mkdir -p "$work/out"
 
-echo "all: host-root"
+wanted() { [[ ",$parts," == *",$1,"* ]]; }
 share=$(mktemp -d "$work/share.XXXXXX")
 trap 'rm -rf "$share"' EXIT
 prepare_share "$share"
-rm -rf "$work/out/host-root"
-(cd / && bash "$share/harness/measure.sh" host-root "$share" "$work/out/host-root")
-
-echo "all: host-user"
-bash "$here/user.sh" --work "$work"
-
-echo "all: containers"
-bash "$here/container.sh" --work "$work" "${rootfs_args[@]}"
+if wanted host-root; then
+    echo "all: host-root"
+    rm -rf "$work/out/host-root"
+    (cd / && bash "$share/harness/measure.sh" host-root "$share" "$work/out/host-root")
+fi
+if wanted host-user; then
+    echo "all: host-user"
+    bash "$here/user.sh" --work "$work"
+fi
+if wanted containers; then
+    echo "all: containers"
+    bash "$here/container.sh" --work "$work" ${rootfs_args[@]+"${rootfs_args[@]}"}
+fi
+wanted vm || vm=no
 
 vm_dir=${VERIFY_VM_DIR:-/tmp/verify-vm}
 if [ "$vm" = yes ] && [ -f "$vm_dir/disk.img" ]; then
@@ -74,5 +85,6 @@ elif [ "$vm" = yes ]; then
     echo "all: vm: left out, no VM image in $vm_dir (bash ci/platforms/vm/build.sh makes it)"
 fi
 
-python3 "$here/table.py" "$work/out" --command "$command_line" "${update_args[@]}" > "$work/platforms.md"
+python3 "$here/table.py" "$work/out" --command "$command_line" ${update_args[@]+"${update_args[@]}"} \
+    > "$work/platforms.md"
 echo "all: the table is in $work/platforms.md"

@@ -485,24 +485,40 @@ def user_python(name: str) -> Path:
     return python
 
 
+class UserRun:
+    """This script again, as user `name`, started in the background (verify is root here):
+    its table goes to `stdout`, `wait()` gives its exit code and its JSON."""
+
+    def __init__(self, name: str, arguments: list[str], stdout=None) -> None:
+        if os.geteuid() != 0 or not shutil.which("runuser"):
+            raise SuiteError("running the suite as another user needs root and runuser")
+        python = user_python(name)
+        account = pwd.getpwnam(name)
+        readable = subprocess.run(["runuser", "-u", name, "--", "test", "-r", str(Path(__file__).resolve())], cwd="/")
+        if readable.returncode != 0:
+            raise SuiteError(f"user {name} cannot read the checkout {ROOT}")
+        self.scratch = Path(tempfile.mkdtemp(prefix="verify-conformance-user-"))
+        os.chown(self.scratch, account.pw_uid, account.pw_gid)
+        self.json_path = self.scratch / "suite.json"
+        self.process = subprocess.Popen(
+            ["runuser", "-u", name, "--", "env", f"PYTHONPATH={ROOT}", f"HOME={account.pw_dir}", str(python),
+             str(Path(__file__).resolve()), *arguments, "--json", str(self.json_path)],
+            cwd="/", stdin=subprocess.DEVNULL, stdout=stdout)
+
+    def wait(self) -> tuple[int, dict | None]:
+        code = self.process.wait()
+        try:
+            return code, json.loads(self.json_path.read_text()) if self.json_path.exists() else None
+        finally:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
 def run_as_user(name: str, arguments: list[str], json_path: Path | None) -> int:
-    """This script again, as user `name` (verify is root here): its table on stdout, its
-    JSON where asked; its exit code."""
-    if os.geteuid() != 0:
-        raise SuiteError("--as-user needs root (runuser)")
-    python = user_python(name)
-    account = pwd.getpwnam(name)
-    if not os.access(ROOT, os.R_OK | os.X_OK):
-        raise SuiteError(f"the checkout {ROOT} is not readable")
-    with tempfile.TemporaryDirectory(prefix="verify-conformance-user-") as scratch:
-        os.chown(scratch, account.pw_uid, account.pw_gid)
-        child_json = Path(scratch) / "suite.json"
-        done = subprocess.run(["runuser", "-u", name, "--", "env", f"PYTHONPATH={ROOT}", f"HOME={account.pw_dir}",
-                               str(python), str(Path(__file__).resolve()), *arguments, "--json", str(child_json)],
-                              cwd="/")
-        if json_path is not None and child_json.exists():
-            shutil.copyfile(child_json, json_path)
-    return done.returncode
+    """The suite as user `name`: its table on stdout, its JSON where asked; its exit code."""
+    code, data = UserRun(name, arguments).wait()
+    if json_path is not None and data is not None:
+        json_path.write_text(json.dumps(data, indent=2) + "\n")
+    return code
 
 
 # -- the command ------------------------------------------------------------------------------

@@ -63,18 +63,38 @@ def test_the_one_verdict_and_no_survivor(fixture, mode, workspace):
     assert cell.outcome in ("match", "differs (documented)"), explain(cell)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def normal_user_run(request, tmp_path_factory):
+    """The whole suite as a normal user (made when missing), started with this module's
+    first test so that it runs beside the suite as root: the user's runs and root's
+    never share a uid, a folder or a marked file, and no verdict depends on speed."""
+    wanted = any(item.name.startswith("test_the_same_as_a_normal_user") for item in request.session.items)
+    if not wanted or os.geteuid() != 0 or not shutil.which("runuser"):
+        yield None
+        return
+    table = tmp_path_factory.mktemp("as-user") / "table.md"
+    with table.open("wb") as out:
+        try:
+            run = conformance.UserRun(NORMAL_USER, [], stdout=out)
+        except conformance.SuiteError as error:
+            yield str(error)
+            return
+        yield run
+    if run.process.poll() is None:
+        run.process.kill()
+        run.wait()
+
+
 @pytest.fixture(scope="module")
-def normal_user_suite(tmp_path_factory) -> dict:
-    """The whole suite once, as a normal user (made when missing): its JSON."""
-    if os.geteuid() != 0 or not shutil.which("runuser"):
+def normal_user_suite(normal_user_run) -> dict:
+    """The JSON of the suite as a normal user, once it has ended."""
+    if normal_user_run is None:
         pytest.skip("the suite runs as a normal user from root only (runuser)")
-    written = tmp_path_factory.mktemp("as-user") / "suite.json"
-    try:
-        conformance.run_as_user(NORMAL_USER, [], written)
-    except conformance.SuiteError as error:
-        pytest.fail(f"cannot run the suite as {NORMAL_USER}: {error}")
-    assert written.exists(), f"the suite as {NORMAL_USER} wrote no report"
-    return json.loads(written.read_text())
+    if isinstance(normal_user_run, str):
+        pytest.fail(f"cannot run the suite as {NORMAL_USER}: {normal_user_run}")
+    code, data = normal_user_run.wait()
+    assert data is not None, f"the suite as {NORMAL_USER} wrote no report (exit code {code})"
+    return data
 
 
 @pytest.mark.parametrize("mode", MODES, ids=[mode.name for mode in MODES])

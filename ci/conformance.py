@@ -45,7 +45,7 @@ FIXTURES = ROOT / "tests" / "fixtures" / "conformance"
 SANDBOXES = ("bwrap", "none")
 ACCOUNTINGS = ("cgroup", "rlimits")
 DIFFERING_LIMITS = ("memory", "processes")   # what rlimits accounting may judge otherwise, when it says so
-GONE_WITHIN = 2.0            # seconds after verify exits for what it killed to be gone (docs/runner.md)
+GONE_WITHIN = 2.0            # seconds after verify exits for what it killed to be gone (test_nothing_survives.py)
 VERIFY_GRACE = 60.0          # seconds beyond a fixture's wall-time limit before verify itself counts as hung
 SHORT = {"accepted": "AC", "wrong": "WA", "presentation error": "PE", "time limit": "TLE",
          "memory limit": "MLE", "output limit": "OLE", "runtime error": "RE", "compile error": "CE",
@@ -85,17 +85,28 @@ class Leftovers:
 
 
 def load_manifest(path: Path = FIXTURES / "expected.toml") -> tuple[list[Fixture], Leftovers]:
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    defaults = data["defaults"]
-    fixtures = []
-    for name, spec in data["fixtures"].items():
-        merged = {**defaults, **spec}
-        fixtures.append(Fixture(name=name, what=merged["what"], verdict=merged["verdict"], limit=merged["limit"],
-                                markers=tuple(merged["markers"]), case=merged["case"], memory=merged["memory"],
-                                time=float(merged["time"]), cpu=merged.get("cpu"), processes=merged["processes"],
-                                output_limit=merged["output-limit"]))
-    first, last = data["leftovers"]["sysv-keys"]
-    return fixtures, Leftovers(data["leftovers"]["dev-shm-prefix"], (first, last))
+    """The fixtures and their expected verdicts; SuiteError naming the field that is wrong."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise SuiteError(f"{path}: {error}") from None
+    where = "defaults"
+    try:
+        defaults = data["defaults"]
+        fixtures = []
+        for where, spec in data["fixtures"].items():
+            merged = {**defaults, **spec}
+            if not (FIXTURES / where / "entry.toml").is_file():
+                raise SuiteError(f"{path}: fixture {where}: no entry folder {FIXTURES / where}")
+            fixtures.append(Fixture(name=where, what=merged["what"], verdict=merged["verdict"], limit=merged["limit"],
+                                    markers=tuple(merged["markers"]), case=merged["case"], memory=merged["memory"],
+                                    time=float(merged["time"]), cpu=merged.get("cpu"), processes=merged["processes"],
+                                    output_limit=merged["output-limit"]))
+        where = "leftovers"
+        first, last = data["leftovers"]["sysv-keys"]
+        return fixtures, Leftovers(data["leftovers"]["dev-shm-prefix"], (first, last))
+    except (KeyError, TypeError, ValueError) as error:
+        raise SuiteError(f"{path}: {where}: missing or wrong field {error}") from None
 
 
 # -- modes ---------------------------------------------------------------------------------
@@ -439,8 +450,8 @@ def table(suite: Suite, fixtures: list[Fixture], modes: list[Mode]) -> str:
     for mode in ran:
         isolations = sorted({cell.isolation for cell in suite.cells if cell.mode == mode.name and cell.isolation})
         lines.append(f"- {mode.name}: {', '.join(isolations) or 'no report'}")
-    for mode, line in suite.unavailable.items():
-        lines.append(f"- {mode}: unavailable: {line}")
+    for refused, line in suite.unavailable.items():
+        lines.append(f"- {refused}: unavailable: {line}")
     survivors = [f"  - {cell.fixture} in {cell.mode}: {s}" for cell in suite.cells for s in cell.survivors]
     if survivors:
         lines += ["", "Survivors (removed):", *survivors]
@@ -539,8 +550,7 @@ def main(argv: list[str]) -> int:
     arguments = parse_arguments(argv)
     try:
         if arguments.as_user:
-            passed_on = [a for a in argv if a not in ("--as-user", arguments.as_user)]
-            passed_on = _without_option(passed_on, "--json")
+            passed_on = _without_option(_without_option(argv, "--as-user"), "--json")
             return run_as_user(arguments.as_user, passed_on, arguments.json)
         fixtures, leftovers = load_manifest()
         unknown = set(arguments.fixture) - {f.name for f in fixtures}

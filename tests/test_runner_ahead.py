@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from verify.runner import Program, warm
+from verify.runner import Program, pools, warm
 from verify.runner import run_program as run_cold
 
 pytestmark = pytest.mark.skipif(not shutil.which("bwrap"),
@@ -24,9 +24,9 @@ def empty_pool(use_isolation, monkeypatch):
     monkeypatch.setenv("VERIFY_FORKSERVER", "off")
     if use_isolation("bwrap", cgroups=False).helper is None:
         pytest.skip("built ahead only with verify-init")
-    warm.dispose_all()
+    pools.shared().built_ahead.close()
     yield
-    warm.dispose_all()
+    pools.shared().built_ahead.close()
 
 
 def program(folder: Path, text: str) -> Program:
@@ -36,7 +36,7 @@ def program(folder: Path, text: str) -> Program:
 
 
 def waiting_sandboxes() -> int:
-    return warm.waiting()
+    return pools.shared().built_ahead.waiting()
 
 
 def test_the_next_run_takes_a_sandbox_built_ahead_and_is_still_a_fresh_one(tmp_path):
@@ -81,7 +81,7 @@ def test_waiting_sandboxes_are_bounded_and_removed_without_running_anything(tmp_
         run_program(program(folder, "echo run\n"))
         run_program(program(folder, "echo run\n"))
     assert waiting_sandboxes() <= warm.MAX_READY
-    processes = warm.dispose_all()
+    processes = pools.shared().built_ahead.close()
     assert waiting_sandboxes() == 0
     assert processes
     for process in processes:

@@ -18,7 +18,7 @@ from verify.challenges.maze.play import MazeLimits
 from verify.challenges.maze.tournament import Contestant, run_tournament
 from verify.entries import load_entry
 from verify.grading import Grader, LocalRunner
-from verify.runner import Limits, Program, forkserver
+from verify.runner import Limits, Program, forkserver, pools
 from verify.runner import run_program as run_alone
 from verify.runner.sandbox import processes_of_uid
 
@@ -37,9 +37,9 @@ def _servers_under(use_isolation, cgroups: bool):
     chosen = use_isolation("bwrap", cgroups=cgroups)
     if not forkserver.possible(chosen):
         pytest.skip("no fork server here (no verify-init or no C compiler)")
-    forkserver.close_all()
+    pools.shared().fork_servers.close()
     yield cgroups
-    forkserver.close_all()
+    pools.shared().fork_servers.close()
 
 
 @pytest.fixture(params=[True, False], ids=["cgroup", "rlimits"])
@@ -68,7 +68,7 @@ def test_steps_share_one_server_and_each_is_a_fresh_process(tmp_path, accounting
     assert [line[3:] for line in lines] == [["request", str(n)] for n in range(3)]
     assert all(line[2] == str(tmp_path) for line in lines)
     assert len({line[0] for line in lines}) == 3            # a new uid each step
-    assert forkserver.idle() == 1                           # one sandbox for all of them
+    assert pools.shared().fork_servers.idle() == 1                           # one sandbox for all of them
 
 
 def test_a_step_sees_no_file_an_earlier_step_wrote(tmp_path, accounting):
@@ -124,7 +124,7 @@ def test_a_step_cannot_kill_its_parents_or_the_server(tmp_path, accounting):
                                "kill -KILL -1 2>/dev/null; echo alive\n")
     results = [step(killer) for _ in range(3)]
     assert [(r.ok, r.stdout) for r in results] == [(True, b"alive\n")] * 3, results
-    assert forkserver.idle() == 1                           # the server survived each of them
+    assert pools.shared().fork_servers.idle() == 1                           # the server survived each of them
     assert alone(killer).stdout == b"alive\n"
 
 
@@ -174,7 +174,7 @@ def test_verdicts_are_those_of_a_run_of_its_own(tmp_path, accounting, case):
     entry = program(tmp_path, text, name or "step.sh")
     stdin = b"state\n" * 100
     served, own = step(entry, stdin=stdin), alone(entry, stdin=stdin)
-    assert forkserver.idle() == 1
+    assert pools.shared().fork_servers.idle() == 1
     same = ("exit_code", "signal", "limit", "stopped_early", "stdout", "isolation", "accounting")   # (not how
     # many bytes were read before the output limit stopped it: that varies from run to run)
     assert {k: getattr(served, k) for k in same} == {k: getattr(own, k) for k in same}
@@ -190,9 +190,10 @@ def test_the_bundled_per_step_solver_plays_the_same_matches_with_and_without_the
     for setting in ("on", "off"):
         monkeypatch.setenv("VERIFY_FORKSERVER", setting)
         folder = tmp_path / setting
-        result = run_tournament(Grader(LocalRunner()), contestants, [6, 8], [1, 2], jobs=2, limits=MAZE_LIMITS,
+        runner = LocalRunner()
+        result = run_tournament(Grader(runner), contestants, [6, 8], [1, 2], jobs=2, limits=MAZE_LIMITS,
                                 log_dir=folder)
-        assert (forkserver.idle() >= 1) == (setting == "on")
+        assert (runner.pools.fork_servers.idle() >= 1) == (setting == "on")
         # the match logs byte for byte (the architects' logs hold their runs' wall times)
         logs[setting] = {path.relative_to(folder): path.read_bytes() for path in sorted(folder.glob("matches/*"))}
         data = result.to_json()
@@ -201,7 +202,8 @@ def test_the_bundled_per_step_solver_plays_the_same_matches_with_and_without_the
         for match in data["matches"]:
             match["log"] = str(Path(match["log"]).relative_to(folder))
         logs[setting]["result"] = data
-        forkserver.close_all()
+        runner.close()
+        assert runner.pools.fork_servers.idle() == 0
     walked = [path for path in logs["on"] if str(path).endswith("--theseus.jsonl")]
     assert len(walked) == 4 and all(logs["on"][path].count(b"\n") > 5 for path in walked)
     assert logs["on"] == logs["off"]
@@ -212,16 +214,16 @@ def test_a_server_outlives_the_thread_that_started_it(tmp_path, cgroup):
     worker = threading.Thread(target=step, args=(show,))
     worker.start()
     worker.join()
-    assert forkserver.idle() == 1
-    (server,) = [s for waiting in forkserver._idle.values() for s in waiting]
+    assert pools.shared().fork_servers.idle() == 1
+    (server,) = pools.shared().fork_servers.servers()
     assert step(show).stdout == b"hello\n" and server.alive()
-    assert forkserver.idle() == 1
+    assert pools.shared().fork_servers.idle() == 1
 
 
 def test_turned_off_it_starts_no_server(tmp_path, cgroup, monkeypatch):
     monkeypatch.setenv("VERIFY_FORKSERVER", "off")
     assert step(program(tmp_path, "echo hello\n")).stdout == b"hello\n"
-    assert forkserver.idle() == 0
+    assert pools.shared().fork_servers.idle() == 0
 
 
 KEEPER = """
@@ -282,7 +284,7 @@ def test_a_folder_too_big_for_the_tmpfs_runs_the_usual_way(open_folder, cgroup):
         (open_folder / f"{index:03}").write_text("x")
     results = [step(show) for _ in range(3)]
     assert [r.stdout for r in results] == [b"301\n"] * 3 and all(r.ok for r in results), results
-    assert forkserver.idle() == 0
+    assert pools.shared().fork_servers.idle() == 0
 
 
 @pytest.mark.skipif(not shutil.which("ipcmk"), reason="needs ipcmk and ipcs (util-linux)")

@@ -11,7 +11,7 @@ import pytest
 from conftest import machine_modes, mode_id
 
 from verify.grading.verdicts import run_verdict
-from verify.runner import CompileError, Limits, Program, RunResult, run_program, sandbox
+from verify.runner import CompileError, Limits, Program, RunResult, backends, run_program, sandbox
 from verify.verdict import Status, Verdict
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
@@ -270,7 +270,7 @@ def test_the_entry_folder_is_a_bounded_private_file_system(use_isolation, cgroup
         assert result.limit == "memory"
     else:
         assert result.stdout.startswith(b"stopped after") and b"No space left on device" in result.stdout
-        assert int(result.stdout.split()[2]) <= sandbox.TMPFS_SIZE >> 20
+        assert int(result.stdout.split()[2]) <= backends.TMPFS_SIZE >> 20
     assert not list((HOSTILE / "disk_filler").glob("filler*"))
 
 

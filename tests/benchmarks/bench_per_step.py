@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from verify.runner import Limits, Program, forkserver, prepare, resolve_isolation, run_program
+from verify.runner import Limits, Program, forkserver, pools, prepare, resolve_isolation, run_program
 
 PYTHON_STEP = "import sys\nstate = sys.stdin.read()\nprint('N' if len(state) % 2 else 'E')\n"
 C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,sizeof b,stdin);'
@@ -91,7 +91,7 @@ def main() -> None:
             print(f"  {language:6s} server / alone: median "
                   f"{statistics.median(walls['server']) / statistics.median(walls['alone']):.3f} "
                   f"({len(walls['bare'])} runs each)")
-    forkserver.close_all()
+    pools.shared().fork_servers.close()
     print(f"load average after {os.getloadavg()[0]:.2f}")
 
 

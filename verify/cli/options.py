@@ -32,7 +32,9 @@ def _runner(context: click.Context, parameter: click.Parameter, value: str | Non
     from verify.grading import LocalRunner
     from verify.runner import configure_isolation
     # SandboxUnavailable: one line, exit 2, before any run
-    return LocalRunner(configure_isolation(value, context.meta.get("verify.accounting")))
+    runner = LocalRunner(configure_isolation(value, context.meta.get("verify.accounting")))
+    context.call_on_close(runner.close)          # its fork servers and sandboxes built ahead
+    return runner
 
 
 def runner_option(function: F) -> F:

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from verify.runner import Isolation, Limits, Program, RunResult, Session, prepare, run_program
 from verify.runner.isolation import current, resolve
+from verify.runner.pools import Pools
 
 
 class ProgramSession(Protocol):
@@ -52,10 +53,26 @@ class Runner(Protocol):
 
 
 class LocalRunner:
-    """Runs programs on this machine under one isolation (None: the configured one)."""
+    """Runs programs on this machine under one isolation (None: the configured one).
+    It owns the boxes kept for repeated runs (fork servers, sandboxes built ahead):
+    `close()` (or leaving its `with` block) removes them."""
 
     def __init__(self, isolation: Isolation | None = None):
         self._isolation = isolation
+        self._pools = Pools()
+
+    @property
+    def pools(self) -> Pools:
+        return self._pools
+
+    def close(self) -> None:
+        self._pools.close()
+
+    def __enter__(self) -> LocalRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @property
     def resolved(self) -> Isolation:
@@ -73,7 +90,7 @@ class LocalRunner:
         # ahead: the sandbox of the next identical run is built while this one runs (it
         # cuts a per-step run's wall time; see docs/benchmarks.md, "Sandboxes built ahead")
         return run_program(program, stdin=stdin, args=args, limits=limits, on_stdout=on_stdout,
-                           isolation=self.resolved, ahead=repeated)
+                           isolation=self.resolved, ahead=repeated, pools=self._pools)
 
     def session(self, program: Program, limits: Limits) -> ProgramSession:
         return Session(program, limits, isolation=self.resolved).__enter__()

@@ -24,6 +24,7 @@ from pathlib import Path
 from verify.errors import VerifyError
 from verify.files import MAX_SOURCE_BYTES, FileRefused, read_entry_file
 from verify.runner import artefacts, reaper
+from verify.runner.backends import is_system_path
 from verify.runner.flags import check_flags
 from verify.runner.isolation import Isolation, current
 from verify.runner.languages import Language, expand, get_language, java_main_class
@@ -31,7 +32,7 @@ from verify.runner.limits import Limits
 from verify.runner.paths import cache_root
 from verify.runner.process import RunResult, Started, run_command, spawn
 from verify.runner.program import Program
-from verify.runner.sandbox import Sandbox, is_system_path
+from verify.runner.sandbox import Sandbox
 
 COMPILE_LIMITS = Limits(wall_time=60.0, cpu_time=60.0, memory=2 << 30, output=1 << 20, processes=256)
 LOG_TAIL = 4000

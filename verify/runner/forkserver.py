@@ -16,12 +16,12 @@ Used for `run_prepared(..., ahead=True)` (what the grading core's per-step asker
 for) only under bubblewrap with verify-init, as root (each step gets its own uid; the
 pristine folder stays out of its reach), when the entry's folder fits in the sandbox's
 tmpfs; elsewhere those runs go the usual way. VERIFY_FORKSERVER=off turns it off.
-Idle servers wait in a small pool (at most MAX_IDLE, each used by one step at a time)
-and are removed when verify exits; a server whose program folder changed is dropped.
+Idle servers wait in a `ForkServerPool` (at most MAX_IDLE, each used by one step at a
+time), which its owner closes (a runner, pools.py); a server whose program folder
+changed is dropped.
 """
 from __future__ import annotations
 
-import atexit
 import os
 import secrets
 import select
@@ -33,13 +33,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from verify.runner import reaper, warm
+from verify.runner.backends import TMPFS_SIZE, is_system_path, running_as_root
 from verify.runner.build import Prepared
 from verify.runner.cgroup import create_run_cgroup
 from verify.runner.helper import compiled_tool
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation
 from verify.runner.process import RunResult, StdoutConsumer, drive
-from verify.runner.sandbox import TMPFS_SIZE, UID_RANGE, Sandbox, is_system_path, running_as_root
+from verify.runner.sandbox import UID_RANGE, Sandbox
 
 SOURCE = Path(__file__).with_name("forkserver.c")
 MAX_IDLE = 4
@@ -48,9 +49,6 @@ READY_TIMEOUT = 10.0
 
 Key = tuple[Hashable, ...]
 
-_lock = threading.Lock()
-_idle: OrderedDict[Key, list[ForkServer]] = OrderedDict()
-_unsuitable: OrderedDict[Key, warm.Signature] = OrderedDict()   # folders that got no server, as they were
 _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify-forkserver")
 
 
@@ -205,81 +203,90 @@ def _key(prepared: Prepared, isolation: Isolation) -> Key:
     return (str(prepared.program.folder), tuple(map(str, prepared.readonly)), isolation)
 
 
-def _take(key: Key, signature: warm.Signature) -> ForkServer | None:
-    with _lock:
-        waiting = _idle.get(key)
-        found = waiting.pop() if waiting else None
-        if waiting == []:
-            del _idle[key]
-    if found is not None and (not found.alive() or found.signature != signature):
-        found.close()
-        return None
-    return found
+class ForkServerPool:
+    """Idle fork servers (at most MAX_IDLE, each used by one step at a time), and the
+    program folders that got none; its owner closes it (`close`), which removes them."""
 
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._idle: OrderedDict[Key, list[ForkServer]] = OrderedDict()
+        self._unsuitable: OrderedDict[Key, warm.Signature] = OrderedDict()   # folders that got none, as they were
 
-def _give_back(key: Key, server: ForkServer) -> None:
-    dropped = []
-    with _lock:
-        _idle.setdefault(key, []).append(server)
-        _idle.move_to_end(key)
-        while sum(len(v) for v in _idle.values()) > MAX_IDLE:
-            oldest_key, oldest = next(iter(_idle.items()))
-            dropped.append(oldest.pop(0))
-            if not oldest:
-                del _idle[oldest_key]
-    for old in dropped:
-        old.close()
+    def possible(self, isolation: Isolation) -> bool:
+        return possible(isolation)
 
-
-def run(prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
-        on_stdout: StdoutConsumer | None, isolation: Isolation) -> RunResult | None:
-    """Run `prepared` as one step of a fork server (an idle one of this program, else a
-    new one); None when it cannot have one (then run it the usual way).
-    `possible(isolation)` must hold."""
-    server_binary = binary()
-    if server_binary is None:
-        return None
-    key = _key(prepared, isolation)
-    signature = warm.folder_signature(prepared.program.folder)
-    with _lock:
-        if _unsuitable.get(key) == signature:
+    def run(self, prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
+            on_stdout: StdoutConsumer | None, isolation: Isolation) -> RunResult | None:
+        """Run `prepared` as one step of a fork server (an idle one of this program, else a
+        new one); None when it cannot have one (then run it the usual way).
+        `possible(isolation)` must hold."""
+        server_binary = binary()
+        if server_binary is None:
             return None
-    server = _take(key, signature)
-    if server is None:
+        key = _key(prepared, isolation)
+        signature = warm.folder_signature(prepared.program.folder)
+        with self._lock:
+            if self._unsuitable.get(key) == signature:
+                return None
+        server = self._take(key, signature)
+        if server is None:
+            try:
+                server = ForkServer(prepared, isolation, server_binary)
+            except (ServerUnavailable, OSError):
+                with self._lock:
+                    self._unsuitable[key] = signature          # not tried again for this folder as it is
+                    while len(self._unsuitable) > MAX_UNSUITABLE:
+                        self._unsuitable.popitem(last=False)
+                return None
         try:
-            server = ForkServer(prepared, isolation, server_binary)
-        except (ServerUnavailable, OSError):
-            with _lock:
-                _unsuitable[key] = signature          # not tried again for this folder as it is
-                while len(_unsuitable) > MAX_UNSUITABLE:
-                    _unsuitable.popitem(last=False)
+            result = server.step(prepared, args=args, limits=limits, stdin=stdin, on_stdout=on_stdout)
+        except BaseException:
+            server.close()
+            raise
+        if server.alive():
+            self._give_back(key, server)
+        else:
+            server.close()
+        return result
+
+    def _take(self, key: Key, signature: warm.Signature) -> ForkServer | None:
+        with self._lock:
+            waiting = self._idle.get(key)
+            found = waiting.pop() if waiting else None
+            if waiting == []:
+                del self._idle[key]
+        if found is not None and (not found.alive() or found.signature != signature):
+            found.close()
             return None
-    try:
-        result = server.step(prepared, args=args, limits=limits, stdin=stdin, on_stdout=on_stdout)
-    except BaseException:
-        server.close()
-        raise
-    if server.alive():
-        _give_back(key, server)
-    else:
-        server.close()
-    return result
+        return found
 
+    def _give_back(self, key: Key, server: ForkServer) -> None:
+        dropped = []
+        with self._lock:
+            self._idle.setdefault(key, []).append(server)
+            self._idle.move_to_end(key)
+            while sum(len(v) for v in self._idle.values()) > MAX_IDLE:
+                oldest_key, oldest = next(iter(self._idle.items()))
+                dropped.append(oldest.pop(0))
+                if not oldest:
+                    del self._idle[oldest_key]
+        for old in dropped:
+            old.close()
 
-def idle() -> int:
-    """How many fork servers wait now."""
-    with _lock:
-        return sum(len(v) for v in _idle.values())
+    def idle(self) -> int:
+        """How many fork servers wait now."""
+        with self._lock:
+            return sum(len(v) for v in self._idle.values())
 
+    def servers(self) -> list[ForkServer]:
+        with self._lock:
+            return [server for waiting in self._idle.values() for server in waiting]
 
-def close_all() -> None:
-    """Remove every idle fork server."""
-    with _lock:
-        everything = [server for waiting in _idle.values() for server in waiting]
-        _idle.clear()
-        _unsuitable.clear()
-    for server in everything:
-        server.close()
-
-
-atexit.register(close_all)
+    def close(self) -> None:
+        """Remove every idle fork server."""
+        with self._lock:
+            everything = [server for waiting in self._idle.values() for server in waiting]
+            self._idle.clear()
+            self._unsuitable.clear()
+        for server in everything:
+            server.close()

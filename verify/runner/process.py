@@ -296,7 +296,7 @@ def _result(ending: Ending, sandbox: Sandbox, limits: Limits) -> RunResult:
     code = os.waitstatus_to_exitcode(status)
     signal_number = -code if code < 0 else None
     exit_code = None if code < 0 else code
-    if measured is None and exit_code is not None and exit_code > 128 and sandbox.isolation.bwrap is not None:
+    if measured is None and exit_code is not None and exit_code > 128 and sandbox.backend.namespaced:
         # without verify-init, bwrap reports its child's death by signal N as exit code 128+N
         signal_number, exit_code = exit_code - 128, None
     if usage is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from verify.runner import forkserver, warm
+from verify.runner import pools as box_pools
 from verify.runner.build import Prepared, Program, prepare
 from verify.runner.isolation import Isolation, current
 from verify.runner.limits import DEFAULT_LIMITS, Limits
@@ -20,17 +20,19 @@ __all__ = ["RunResult", "run_prepared", "run_program"]
 
 def run_program(program: Program, *, stdin: bytes = b"", args: Sequence[str] = (),
                 limits: Limits = DEFAULT_LIMITS, on_stdout: StdoutConsumer | None = None,
-                isolation: Isolation | None = None, ahead: bool = False) -> RunResult:
+                isolation: Isolation | None = None, ahead: bool = False,
+                pools: box_pools.Pools | None = None) -> RunResult:
     """Compile (cached) and run `program` under `isolation` (None: the configured one);
     raises CompileError / MissingInterpreter / FlagError. See `run_prepared`."""
     prepared = prepare(program, isolation=isolation)
     return run_prepared(prepared, stdin=stdin, args=args, limits=limits, on_stdout=on_stdout,
-                        isolation=isolation, ahead=ahead)
+                        isolation=isolation, ahead=ahead, pools=pools)
 
 
 def run_prepared(prepared: Prepared, *, stdin: bytes = b"", args: Sequence[str] = (),
                  limits: Limits = DEFAULT_LIMITS, on_stdout: StdoutConsumer | None = None,
-                 isolation: Isolation | None = None, ahead: bool = False) -> RunResult:
+                 isolation: Isolation | None = None, ahead: bool = False,
+                 pools: box_pools.Pools | None = None) -> RunResult:
     """Run `prepared` with `args` in a fresh sandbox of `isolation` (None: the configured
     one) and wait for it; nothing of the run is alive when it returns.
 
@@ -39,15 +41,14 @@ def run_prepared(prepared: Prepared, *, stdin: bytes = b"", args: Sequence[str] 
     the next identical runs while this one runs, and take one built by a previous run
     (warm.py; only under bubblewrap with verify-init and no cgroup per run, else ignored),
     or, as root, run it as one step of a fork server (forkserver.py), which builds the
-    sandbox once for all the runs of that program."""
+    sandbox once for all the runs of that program. Those boxes wait in `pools` (a
+    runner's own, which it closes; None: the process's shared ones, pools.py)."""
     chosen = isolation if isolation is not None else current()
-    if ahead and forkserver.possible(chosen):
-        stepped = forkserver.run(prepared, args=args, limits=limits, stdin=stdin, on_stdout=on_stdout,
-                                 isolation=chosen)
-        if stepped is not None:
-            return stepped
-    if ahead and warm.possible(chosen):
-        return warm.run(prepared, args=args, limits=limits, stdin=stdin, on_stdout=on_stdout, isolation=chosen)
+    if ahead:
+        served = (pools or box_pools.shared()).run(prepared, args=args, limits=limits, stdin=stdin,
+                                                   on_stdout=on_stdout, isolation=chosen)
+        if served is not None:
+            return served
     with prepared.sandbox(chosen) as sandbox:
         started = prepared.start(sandbox, args, limits)
         return drive(started, sandbox, limits, stdin=stdin, on_stdout=on_stdout)

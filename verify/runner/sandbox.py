@@ -29,27 +29,26 @@ import secrets
 import select
 import shutil
 import signal
-import stat
 import subprocess
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
 from verify.runner import reaper
+from verify.runner.backends import (
+    Backend,
+    backend_for,
+    running_as_root,
+    under,
+)
 from verify.runner.cgroup import RunCgroup, create_run_cgroup, remove_group_folder
 from verify.runner.limits import FILE_SIZE_LIMIT, OPEN_FILES_LIMIT, Limits, prlimit_argv
-from verify.runner.mode import LANDLOCK_SIGNAL_SCOPE, Isolation
+from verify.runner.mode import Isolation
 
-# Read-only system folders visible in the sandbox (those that exist).
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 UID_RANGE = (1 << 20, 1 << 30)   # far above any uid a system hands out
-TMPFS_SIZE = 256 << 20           # /tmp, /dev/shm and the entry's folder: each a tmpfs of this size
-WORKDIR_MAX_FILES = 256          # beyond that (or WORKDIR_MAX_BYTES), the folder is copied instead
-WORKDIR_MAX_BYTES = 64 << 20
 NPROC_SLACK = 8                  # RLIMIT_NPROC above pids.max (which counts verify-init too):
                                  # the cgroup must refuse first
 WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
@@ -68,56 +67,10 @@ class Report:
     started: bool                # False: the run's set-up failed before the exec (the judge's failure)
 
 
-def running_as_root() -> bool:
-    return os.geteuid() == 0
-
-
 def remove_stale_runs(isolation: Isolation) -> None:
     """Folders and cgroups left by a verify that was killed (once per place and process)."""
     reaper.remove_stale_once([isolation.temp_root],
                              isolation.cgroups.parent_folders if isolation.cgroups is not None else [])
-
-
-@cache
-def _system_mounts() -> list[str]:
-    """Read-only binds of the system folders; a folder that is a symlink on the host
-    (merged /usr: /bin -> usr/bin) becomes the same symlink, which costs bwrap a lot
-    less than a mount. Empty folders are left out."""
-    mounts: list[str] = []
-    for folder in SYSTEM_DIRS:
-        if os.path.islink(folder):
-            mounts += ["--symlink", os.readlink(folder), folder]
-        elif os.path.isdir(folder) and any(os.scandir(folder)):
-            mounts += ["--ro-bind", folder, folder]
-    return mounts
-
-
-def _under(path: Path | str, folder: Path | str) -> bool:
-    """`path` is `folder` or inside it (string test: this runs several times per run)."""
-    path, folder = str(path), str(folder).rstrip("/") or "/"
-    return path == folder or path.startswith(folder + "/") or folder == "/"
-
-
-def is_system_path(path: Path | str) -> bool:
-    return any(_under(path, d) for d in SYSTEM_DIRS)
-
-
-@cache
-def _parent_dirs(paths: tuple[str, ...]) -> list[str]:
-    """bwrap arguments creating the parents of these mount points (the same few sets come
-    back run after run: computed once each)."""
-    parents = sorted({a for p in paths for a in _parents(p) if not is_system_path(a)},
-                     key=lambda d: d.count("/"))
-    return [word for parent in parents for word in ("--perms", "0755", "--dir", parent)]
-
-
-def _parents(path: str) -> list[str]:
-    found: list[str] = []
-    while True:
-        path = os.path.dirname(path)
-        if path in ("/", ""):
-            return found
-        found.append(path)
 
 
 @dataclass
@@ -149,11 +102,15 @@ class Sandbox:
     _token: int | None = None
     _stop_requested: bool = False
     isolation: Isolation = field(kw_only=True)    # how the run is isolated (isolation.py resolves one)
+    backend: Backend = field(init=False)          # the isolation's mode: bubblewrap, none (backends.py)
+
+    def __post_init__(self) -> None:
+        self.backend = backend_for(self.isolation)
 
     def __enter__(self) -> Sandbox:
         isolation = self.isolation
         remove_stale_runs(isolation)
-        drop_uid = isolation.own_uid and bool(isolation.helper or not isolation.bwrap or isolation.setpriv)
+        drop_uid = isolation.own_uid and self.backend.can_switch_uid(isolation)
         self.uid = secrets.randbelow(UID_RANGE[1] - UID_RANGE[0]) + UID_RANGE[0] if drop_uid else None
         self._token = reaper.track(self.abort)
         try:
@@ -162,9 +119,9 @@ class Sandbox:
                 self.report_fd, self._report_write = os.pipe()
                 if self.wait_for_go:
                     self._go_read, self._go_write = os.pipe()
-            if isolation.bwrap:
-                self._info_read, self._info_write = os.pipe()
-            if isolation.seccomp is not None and (isolation.bwrap or isolation.helper):
+            if self.backend.namespaced:
+                self._info_read, self._info_write = os.pipe()      # bwrap --info-fd: its init's pid
+            if isolation.seccomp is not None and (self.backend.namespaced or isolation.helper):
                 self._seccomp_fd = os.open(isolation.seccomp, os.O_RDONLY | os.O_CLOEXEC)
         except BaseException:
             self.cleanup()
@@ -177,96 +134,27 @@ class Sandbox:
     # -- folders --------------------------------------------------------------------
 
     def _prepare_workdir(self) -> None:
-        bwrap = self.isolation.bwrap
-        if self.copy_workdir and bwrap:
-            self._workdir_layout = self._tmpfs_layout()
-            if self._workdir_layout is not None:
-                self.visible_workdir = self.workdir
-                return                     # nothing of this run on the host's file systems
+        self.backend.prepare_workdir(self)
+
+    def _copy_to_temp(self) -> Path:
+        """The run's temporary folder on the host, with a copy of the entry's folder (its
+        uid's) when the run works in a copy; where the program's folder comes from."""
         self.temp = Path(tempfile.mkdtemp(prefix=reaper.run_folder_prefix(), dir=self.isolation.temp_root))
-        if self.copy_workdir:
-            copy = self.temp / "work"
-            shutil.copytree(self.workdir, copy, symlinks=True, copy_function=shutil.copy)
-            if self.uid is not None:
-                for root, dirs, files in os.walk(copy):
-                    for name in (root, *(os.path.join(root, d) for d in dirs),
-                                 *(os.path.join(root, f) for f in files)):
-                        os.lchown(name, self.uid, self.uid)
-            source_of_workdir = copy
-        else:
-            source_of_workdir = self.workdir
-        if bwrap:
-            self.visible_workdir = self.workdir
-            self._bind_workdir_from = source_of_workdir
-            return
-        self.visible_workdir = source_of_workdir
-        self._path_map[self.workdir] = source_of_workdir
+        if not self.copy_workdir:
+            return self.workdir
+        copy = self.temp / "work"
+        shutil.copytree(self.workdir, copy, symlinks=True, copy_function=shutil.copy)
         if self.uid is not None:
-            # Without a mount namespace the program sees real paths: artefacts
-            # in our (private) compile cache are copied where its uid can read them.
-            for index, path in enumerate(self.readonly):
-                if path in self.artefacts and path.is_dir():
-                    target = self.temp / f"ro{index}"
-                    shutil.copytree(path, target, symlinks=True)
-                    self._path_map[path] = target
-        os.chmod(self.temp, 0o755)
-        private_tmp = self.temp / "tmp"
-        private_tmp.mkdir(mode=0o700)
-        if self.uid is not None:
-            os.chown(private_tmp, self.uid, self.uid)
-
-    def _tmpfs_layout(self) -> list[list[str]] | None:
-        """Under bubblewrap the entry's folder is rebuilt inside a size-limited tmpfs of
-        the sandbox (bwrap copies each file from a descriptor): writable, bounded, and
-        gone with the namespace, with nothing to copy or remove on the host. None when
-        the folder is too big for that (then it is copied to the run's temp folder).
-        Only regular files and folders are taken (a symlink is recreated as a symlink,
-        which the sandbox resolves in its own view); nothing is opened that could block."""
-        layout: list[list[str]] = []
-        total = 0
-        for root, dirs, files in os.walk(self.workdir):
-            dirs.sort()
-            for name in list(dirs):
-                path = os.path.join(root, name)
-                if os.path.islink(path):
-                    layout.append(["--symlink", os.readlink(path), path])
-                    dirs.remove(name)
-                else:
-                    layout.append(["--perms", "0777", "--dir", path])
-            for name in sorted(files):
-                path = os.path.join(root, name)
-                if os.path.islink(path):
-                    layout.append(["--symlink", os.readlink(path), path])
-                    continue
-                if len(self._file_fds) >= WORKDIR_MAX_FILES:
-                    self._drop_layout()
-                    return None
-                try:
-                    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
-                except OSError:
-                    continue                       # unreadable: the program cannot see it either
-                info = os.fstat(fd)
-                if not stat.S_ISREG(info.st_mode):
-                    os.close(fd)                   # a FIFO, socket or device: not copied
-                    continue
-                self._file_fds.append(fd)
-                total += info.st_size
-                if total > WORKDIR_MAX_BYTES:
-                    self._drop_layout()
-                    return None
-                mode = "0777" if info.st_mode & 0o111 else "0666"
-                layout.append(["--perms", mode, "--file", str(fd), path])
-        return layout
-
-    def _drop_layout(self) -> None:
-        for fd in self._file_fds:
-            os.close(fd)
-        self._file_fds = []
+            for root, dirs, files in os.walk(copy):
+                for name in (root, *(os.path.join(root, d) for d in dirs),
+                             *(os.path.join(root, f) for f in files)):
+                    os.lchown(name, self.uid, self.uid)
+        return copy
 
     def path(self, path: Path) -> Path:
         """Where the program sees `path` (the same path under bubblewrap)."""
         for original, mapped in self._path_map.items():
-            if _under(path, original):
+            if under(path, original):
                 return mapped / path.relative_to(original)
         return path
 
@@ -290,12 +178,10 @@ class Sandbox:
                 None if running_as_root() else _processes_of_current_user() + processes)
             prefix = prlimit_argv(limits, memory_kind, nproc, memory_extra)
             inner = []
-            if isolation.bwrap and self.uid is not None:
+            if self.backend.namespaced and self.uid is not None:
                 inner = [isolation.setpriv or "setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
                          "--clear-groups", "--no-new-privs", "--"]
-        if not isolation.bwrap:
-            return [*prefix, *inner, *argv]
-        return [*prefix, *self._bwrap_command(helper), *inner, *argv]
+        return [*prefix, *self.backend.command(self, helper), *inner, *argv]
 
     def _helper_options(self, limits: Limits, memory_kind: str, memory_extra: int, processes: int) -> list[str]:
         isolation = self.isolation
@@ -314,36 +200,19 @@ class Sandbox:
             options += ["--uid", str(self.uid), "--nproc", str(nproc)]
         elif not running_as_root():
             options += ["--nproc", str(_processes_of_current_user() + processes)]
-        if not isolation.bwrap and self.uid is not None:
-            options += ["--private-tmp", str(TMPFS_SIZE)]
-            if self.temp is not None:
-                options += ["--keep", str(self.temp)]
-            if not self.copy_workdir:
-                options += ["--keep", str(self.workdir)]
+        options += self.backend.supervisor_options(self)
         if isolation.uses_landlock:
             options += ["--landlock", str(isolation.landlock_abi)]
             for folder in self._writable_folders():
                 options += ["--writable", folder]
             for device in WRITABLE_DEVICES:
                 options += ["--writable-file", device]
-        if self._seccomp_fd is not None and not isolation.bwrap:
-            options += ["--seccomp", str(self._seccomp_fd)]
-        if self.guards_supervisor:
-            options += ["--guard", "1"]
         return options
-
-    @property
-    def guards_supervisor(self) -> bool:
-        """The program could signal verify-init and verify (the same uid, no PID namespace,
-        no Landlock signal scope): verify-init stacks its guard filter on the program."""
-        isolation = self.isolation
-        return (not isolation.bwrap and self.uid is None
-                and not (isolation.uses_landlock and isolation.landlock_abi >= LANDLOCK_SIGNAL_SCOPE))
 
     @property
     def ends_by_request(self) -> bool:
         """verify-init is the process verify started (no bubblewrap around it): asked, it ends the run."""
-        return self.isolation.helper is not None and not self.isolation.bwrap
+        return self.backend.ends_by_request(self.isolation)
 
     @property
     def expects_report(self) -> bool:
@@ -353,53 +222,7 @@ class Sandbox:
     def _writable_folders(self) -> list[str]:
         """Where the program may write: its folder (the private copy), its temporary
         folders. Everything else is read-only to it, whatever the file modes say."""
-        folders = [str(self.visible_workdir)]
-        if self.isolation.bwrap or self.uid is not None:
-            folders += ["/tmp", "/dev/shm"]        # private tmpfs of this run
-        elif self.temp is not None:
-            folders.append(str(self.temp / "tmp"))
-        return folders
-
-    def _bwrap_command(self, helper: str | None) -> list[str]:
-        isolation = self.isolation
-        assert isolation.bwrap is not None
-        command = [isolation.bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-                   "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-        if self.uid is not None:
-            # only what verify-init needs to start the program as the run's uid and to kill
-            # what it leaves; the program itself starts with none (the uid switch clears them)
-            command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_KILL"]
-        if self._info_write is not None:
-            command += ["--info-fd", str(self._info_write)]
-        if self._seccomp_fd is not None:
-            command += ["--seccomp", str(self._seccomp_fd)]
-        if helper:
-            # verify-init is the namespace's init itself (it reaps and kills like bwrap's
-            # own init would, and its exit kills the namespace): one process fewer per run.
-            command.append("--as-pid-1")
-        if not running_as_root():
-            command.append("--unshare-user")
-        command += _system_mounts()
-        command += ["--proc", "/proc", "--dev", "/dev",
-                    "--perms", "1777", "--size", str(TMPFS_SIZE), "--tmpfs", "/tmp",
-                    "--perms", "1777", "--size", str(TMPFS_SIZE), "--tmpfs", "/dev/shm"]
-        mounts = [p for p in self.readonly if not is_system_path(p) and p.exists()]
-        if helper:
-            mounts.append(Path(helper).parent)
-        # bubblewrap would create the parents of a mount point with the host's modes
-        # (/root is 0700): create them world-traversable first, or the program's uid
-        # could not reach its interpreter or artefact.
-        command += _parent_dirs(tuple(str(p) for p in (*mounts, self.workdir)))
-        for path in mounts:
-            command += ["--ro-bind", str(path), str(path)]
-        if self._workdir_layout is not None:
-            command += ["--perms", "1777", "--size", str(TMPFS_SIZE), "--tmpfs", str(self.workdir)]
-            for step in self._workdir_layout:
-                command += step
-        else:
-            command += ["--bind", str(self._bind_workdir_from), str(self.workdir)]
-        command += ["--chdir", str(self.workdir), "--"]
-        return command
+        return self.backend.writable_folders(self)
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
@@ -451,20 +274,17 @@ class Sandbox:
 
     def popen_user(self) -> int | None:
         """The uid subprocess must switch to itself (only without bubblewrap and verify-init)."""
-        if self.uid is not None and not self.isolation.bwrap and self.report_fd is None:
-            return self.uid
-        return None
+        return self.backend.popen_user(self)
 
     def private_tmp(self) -> str:
         """The run's own temporary folder, as the program sees it (its TMPDIR)."""
-        private = bool(self.isolation.bwrap) or (self.uid is not None and self.report_fd is not None)
-        return "/tmp" if private else str(self.temp / "tmp") if self.temp else "/tmp"
+        return self.backend.private_tmp(self)
 
     def environment(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
         """The program's whole environment: fixed (nothing of verify's own), plus the language's
         (`extra`), where "{tmp}" in a value is the run's own temporary folder."""
         tmp = self.private_tmp()
-        env = {"PATH": SANDBOX_PATH, "HOME": "/tmp" if self.isolation.bwrap else str(self.visible_workdir),
+        env = {"PATH": SANDBOX_PATH, "HOME": self.backend.home(self),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": tmp}
         env.update({name: value.replace(TMP_PLACEHOLDER, tmp) for name, value in (extra or {}).items()})
         return env
@@ -533,7 +353,8 @@ class Sandbox:
     def bwrap_argv(self, init: str) -> list[str]:
         """bubblewrap's command line for this sandbox with `init` (whose folder it shows)
         as its PID 1, up to and with the "--" before the command (a fork server's sandbox)."""
-        return self._bwrap_command(init)
+        assert self.backend.namespaced
+        return self.backend.command(self, init)
 
     def namespace_init(self) -> int | None:
         """The pid (as verify sees it) of the sandbox's PID 1, once bubblewrap has said it."""

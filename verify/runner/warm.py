@@ -13,11 +13,11 @@ process, and a sandbox whose entry folder changed since it was built is thrown a
 Possible only under bubblewrap with verify-init (the one that can wait for go) and
 without a cgroup per run (each waiting sandbox would hold one); elsewhere `ahead=True`
 runs as usual. At most MAX_READY sandboxes wait at a time (the oldest is dropped), and
-all are removed when verify exits (and die with it anyway: --die-with-parent).
+they wait in a `BuiltAheadPool`, which its owner closes (a runner, pools.py; they die
+with verify anyway: --die-with-parent).
 """
 from __future__ import annotations
 
-import atexit
 import os
 import subprocess
 import threading
@@ -52,57 +52,9 @@ class Ready:
     signature: Signature
 
 
-_lock = threading.Lock()
-_ready: OrderedDict[Key, list[Ready]] = OrderedDict()
-_seen: OrderedDict[Key, None] = OrderedDict()
-
-
 def possible(isolation: Isolation) -> bool:
     """Only under bubblewrap with verify-init, and not with a cgroup per run."""
     return bool(isolation.bwrap and isolation.helper and isolation.cgroups is None)
-
-
-def run(prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
-        on_stdout: StdoutConsumer | None, isolation: Isolation) -> RunResult:
-    """Run `prepared` in a sandbox built ahead when one waits (else in a new one), and
-    meanwhile build those of its next runs. `possible(isolation)` must hold."""
-    key: Key = (tuple(prepared.argv(args, limits)), str(prepared.program.folder),
-                tuple(map(str, prepared.readonly)), limits, prepared.language.memory,
-                prepared.language.memory_extra, tuple(sorted(prepared.language.env.items())), isolation)
-    signature = folder_signature(prepared.program.folder)
-
-    def build_next() -> None:
-        try:
-            for _ in range(missing(key)):
-                build_one()
-        except Exception:    # only an optimisation: this run must go on whatever happens here
-            pass
-
-    def build_one() -> None:
-        sandbox = prepared.sandbox(isolation, wait_for_go=True).__enter__()
-        if sandbox.temp is not None:           # a folder too big for the tmpfs: not worth it
-            sandbox.cleanup()
-            return
-        try:
-            started = prepared.start(sandbox, args, limits)
-        except BaseException:
-            sandbox.cleanup()
-            raise
-        keep(key, Ready(sandbox, started.process, started.argv, signature))
-
-    ready = take(key, signature)
-    if ready is not None:
-        try:
-            if ready.sandbox.go():
-                started = Started(ready.process, ready.argv, time.monotonic())
-                build_next()               # (the program is starting meanwhile: its wall time counts)
-                return drive(started, ready.sandbox, limits, stdin=stdin, on_stdout=on_stdout)
-        finally:
-            dispose(ready)
-    with prepared.sandbox(isolation) as sandbox:
-        started = prepared.start(sandbox, args, limits)
-        build_next()
-        return drive(started, sandbox, limits, stdin=stdin, on_stdout=on_stdout)
 
 
 def folder_signature(folder: Path) -> Signature:
@@ -117,55 +69,6 @@ def folder_signature(folder: Path) -> Signature:
                 continue
             found.append((root, name, info.st_size, info.st_mtime_ns, info.st_mode, info.st_ino))
     return tuple(found)
-
-
-def take(key: Key, signature: Signature) -> Ready | None:
-    """A waiting sandbox for `key`, alive and built from the same folder, or None."""
-    with _lock:
-        waiting = _ready.get(key)
-        found = waiting.pop() if waiting else None
-        if waiting == []:
-            del _ready[key]
-    if found is None:
-        return None
-    if found.process.poll() is not None or found.signature != signature:
-        dispose(found)
-        return None
-    return found
-
-
-def missing(key: Key) -> int:
-    """How many more sandboxes to build for `key`: none the first time a program is run
-    (a program run once, such as an architect given its seed, would only waste them),
-    then up to AHEAD."""
-    with _lock:
-        if key not in _seen:
-            _seen[key] = None
-            if len(_seen) > SEEN_KEYS:
-                _seen.popitem(last=False)
-            return 0
-        _seen.move_to_end(key)
-        return max(0, AHEAD - len(_ready.get(key, ())))
-
-
-def keep(key: Key, ready: Ready) -> None:
-    with _lock:
-        _ready.setdefault(key, []).append(ready)
-        _ready.move_to_end(key)
-        dropped = []
-        while sum(len(v) for v in _ready.values()) > MAX_READY:
-            oldest_key, oldest = next(iter(_ready.items()))
-            dropped.append(oldest.pop(0))
-            if not oldest:
-                del _ready[oldest_key]
-    for ready in dropped:
-        dispose(ready)
-
-
-def waiting() -> int:
-    """How many sandboxes wait now."""
-    with _lock:
-        return sum(len(v) for v in _ready.values())
 
 
 def dispose(ready: Ready) -> None:
@@ -189,15 +92,114 @@ def dispose(ready: Ready) -> None:
             pass
 
 
-def dispose_all() -> list[subprocess.Popen[bytes]]:
-    """Remove every waiting sandbox; their (ended) processes."""
-    with _lock:
-        everything = [r for waiting in _ready.values() for r in waiting]
-        _ready.clear()
-        _seen.clear()
-    for ready in everything:
-        dispose(ready)
-    return [ready.process for ready in everything]
+class BuiltAheadPool:
+    """Sandboxes built ahead, per run key (at most MAX_READY); its owner closes it
+    (`close`), which removes them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._ready: OrderedDict[Key, list[Ready]] = OrderedDict()
+        self._seen: OrderedDict[Key, None] = OrderedDict()
+
+    def possible(self, isolation: Isolation) -> bool:
+        return possible(isolation)
+
+    def run(self, prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
+            on_stdout: StdoutConsumer | None, isolation: Isolation) -> RunResult:
+        """Run `prepared` in a sandbox built ahead when one waits (else in a new one), and
+        meanwhile build those of its next runs. `possible(isolation)` must hold."""
+        key: Key = (tuple(prepared.argv(args, limits)), str(prepared.program.folder),
+                    tuple(map(str, prepared.readonly)), limits, prepared.language.memory,
+                    prepared.language.memory_extra, tuple(sorted(prepared.language.env.items())), isolation)
+        signature = folder_signature(prepared.program.folder)
+
+        def build_next() -> None:
+            try:
+                for _ in range(self.missing(key)):
+                    build_one()
+            except Exception:    # only an optimisation: this run must go on whatever happens here
+                pass
+
+        def build_one() -> None:
+            sandbox = prepared.sandbox(isolation, wait_for_go=True).__enter__()
+            if sandbox.temp is not None:           # a folder too big for the tmpfs: not worth it
+                sandbox.cleanup()
+                return
+            try:
+                started = prepared.start(sandbox, args, limits)
+            except BaseException:
+                sandbox.cleanup()
+                raise
+            self.keep(key, Ready(sandbox, started.process, started.argv, signature))
+
+        ready = self.take(key, signature)
+        if ready is not None:
+            try:
+                if ready.sandbox.go():
+                    started = Started(ready.process, ready.argv, time.monotonic())
+                    build_next()               # (the program is starting meanwhile: its wall time counts)
+                    return drive(started, ready.sandbox, limits, stdin=stdin, on_stdout=on_stdout)
+            finally:
+                dispose(ready)
+        with prepared.sandbox(isolation) as sandbox:
+            started = prepared.start(sandbox, args, limits)
+            build_next()
+            return drive(started, sandbox, limits, stdin=stdin, on_stdout=on_stdout)
+
+    def take(self, key: Key, signature: Signature) -> Ready | None:
+        """A waiting sandbox for `key`, alive and built from the same folder, or None."""
+        with self._lock:
+            waiting = self._ready.get(key)
+            found = waiting.pop() if waiting else None
+            if waiting == []:
+                del self._ready[key]
+        if found is None:
+            return None
+        if found.process.poll() is not None or found.signature != signature:
+            dispose(found)
+            return None
+        return found
 
 
-atexit.register(dispose_all)
+    def missing(self, key: Key) -> int:
+        """How many more sandboxes to build for `key`: none the first time a program is run
+        (a program run once, such as an architect given its seed, would only waste them),
+        then up to AHEAD."""
+        with self._lock:
+            if key not in self._seen:
+                self._seen[key] = None
+                if len(self._seen) > SEEN_KEYS:
+                    self._seen.popitem(last=False)
+                return 0
+            self._seen.move_to_end(key)
+            return max(0, AHEAD - len(self._ready.get(key, ())))
+
+
+    def keep(self, key: Key, ready: Ready) -> None:
+        with self._lock:
+            self._ready.setdefault(key, []).append(ready)
+            self._ready.move_to_end(key)
+            dropped = []
+            while sum(len(v) for v in self._ready.values()) > MAX_READY:
+                oldest_key, oldest = next(iter(self._ready.items()))
+                dropped.append(oldest.pop(0))
+                if not oldest:
+                    del self._ready[oldest_key]
+        for ready in dropped:
+            dispose(ready)
+
+
+    def waiting(self) -> int:
+        """How many sandboxes wait now."""
+        with self._lock:
+            return sum(len(v) for v in self._ready.values())
+
+    def close(self) -> list[subprocess.Popen[bytes]]:
+        """Remove every waiting sandbox; their (ended) processes."""
+        with self._lock:
+            everything = [r for waiting in self._ready.values() for r in waiting]
+            self._ready.clear()
+            self._seen.clear()
+        for ready in everything:
+            dispose(ready)
+        return [ready.process for ready in everything]

@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 from conftest import machine_modes, mode_id
 
+from verify.challenges.contract import InteractiveTask
 from verify.commands.jobs import load_checks, run_checks
 from verify.entries import load_entry
 from verify.errors import VerifyError
 from verify.golf import score_entry
-from verify.grading import LocalRunner
+from verify.grading import FakeRun, FakeRunner, LocalRunner
+from verify.grading.interactive import asker
 from verify.grading.verdicts import run_verdict
 from verify.runner import Limits, MissingInterpreter, Program, run_program
 from verify.runner.build import CompileError, prepare
@@ -529,3 +531,18 @@ def test_a_compiled_language_passes_its_self_test_as_a_normal_user_without_a_san
         pytest.skip(f"{key} is not installed for {NORMAL_USER}: {found['selftest']}")
     assert "rlimits" in found["isolation"] and "bubblewrap" not in found["isolation"]
     assert found["selftest"] == "ok", found
+
+
+RUBY_STDERR = ("a.rb:2:in `+': nil can't be coerced into Integer (TypeError)\n"
+               "\tfrom a.rb:2:in `sum'\n\tfrom a.rb:2:in `<main>'\n")
+
+
+@pytest.mark.parametrize("persistent", [False, True], ids=["per step", "persistent"])
+def test_an_interactive_reply_quotes_the_language_s_error_line(persistent):
+    """A solver that crashes answers nothing: the failed request's reason quotes its error."""
+    runner = FakeRunner({"a.rb": lambda stdin, args: FakeRun(b"", exit_code=1, stderr=RUBY_STDERR)})
+    task = InteractiveTask("walk", Program("ruby", Path("/entries/x/a.rb")), lambda ask: Verdict.accept(), persistent,
+                           ERROR_LIMITS, 1.0)
+    with asker(runner, task.program, persistent, task.limits, task.step_timeout) as ask:
+        reply = ask(b"1\n")
+    assert reply.failure is not None and reply.failure.endswith("nil can't be coerced into Integer (TypeError)")

@@ -5,7 +5,8 @@
 # SHARE/src (a `git archive` of the commit under test, read-only is fine) and the Python
 # wheels in SHARE/wheels into a fresh venv (no network needed), runs the conformance suite
 # (ci/conformance.py, every isolation and accounting mode this machine offers) and
-# `verify check submissions/*/*` with its wall time, and writes OUT/PLATFORM.json, the
+# `verify check submissions/*/*` with its wall time (again with --accounting rlimits where
+# the default refuses, exit 2), and writes OUT/PLATFORM.json, the
 # record ci/platforms/table.py reads. Its logs go beside it (OUT/PLATFORM.*.log).
 # SHARE "--here": verify is installed already (on PATH) and the current folder is its
 # checkout (the VM of vm/run.sh). OUT "-": the record is printed as one line,
@@ -42,23 +43,25 @@ fi
 cd "$work/verify"
 
 conformance_rc=-1
-check_rc=-1
-check_start=0
-check_end=0
+# run_check NAME [OPTION...]: `verify check submissions/*/*` timed, into WORK/NAME.{json,status}
+run_check() {
+    local name=$1 start rc=0
+    shift
+    start=$(date +%s.%N)
+    verify check submissions/*/* --format json "$@" > "$work/$name.json" 2> "$log.$name.log" || rc=$?
+    echo "$rc $start $(date +%s.%N)" > "$work/$name.status"
+}
 if [ "$install_rc" = 0 ]; then
     conformance_rc=0
     read -r -a conformance_args <<< "${VERIFY_CONFORMANCE_ARGS:-}"
     python3 ci/conformance.py ${conformance_args[@]+"${conformance_args[@]}"} --json "$work/conformance.json" \
         > "$log.conformance.log" 2>&1 || conformance_rc=$?
-    check_start=$(date +%s.%N)
-    check_rc=0
-    # shellcheck disable=SC2086 # the entries are the glob's expansion
-    verify check submissions/*/* --format json > "$work/check.json" 2> "$log.check.log" || check_rc=$?
-    check_end=$(date +%s.%N)
+    run_check check
+    # refused (exit 2): how long it takes, and what it gives, where rlimits accounting is asked for by name
+    [ "$(cut -d' ' -f1 "$work/check.status")" != 2 ] || run_check check-rlimits --accounting rlimits
 fi
 
-python3 - "$platform" "$out/$platform.json" "$work" "$share" "$install_rc" "$conformance_rc" "$check_rc" \
-    "$check_start" "$check_end" "$log" "${3}" <<'PY'
+python3 - "$platform" "$out/$platform.json" "$work" "$share" "$install_rc" "$conformance_rc" "$log" "${3}" <<'PY'
 import json
 import os
 import platform as host
@@ -66,7 +69,7 @@ import re
 import sys
 from pathlib import Path
 
-name, record, work, share, install_rc, conformance_rc, check_rc, start, end, log, printed = sys.argv[1:]
+name, record, work, share, install_rc, conformance_rc, log, printed = sys.argv[1:]
 work_dir, share_dir = Path(work), Path(share)
 
 
@@ -92,10 +95,20 @@ def read(path: str) -> str:
         return ""
 
 
-check = load(work_dir / "check.json")
-summary = check.get("summary", "") if isinstance(check, dict) else ""
-found = re.search(r"\(isolation: ([^)]*)\)", summary)
-isolation = (check.get("isolation") if isinstance(check, dict) else None) or (found.group(1) if found else "")
+def check_record(run: str) -> dict | None:
+    """What run_check RUN left: exit code, wall time, verify's summary and isolation, or its one line."""
+    try:
+        rc, start, end = (work_dir / f"{run}.status").read_text().split()
+    except (OSError, ValueError):
+        return None
+    report = load(work_dir / f"{run}.json")
+    summary = report.get("summary", "") if isinstance(report, dict) else ""
+    found = re.search(r"\(isolation: ([^)]*)\)", summary)
+    isolation = (report.get("isolation") if isinstance(report, dict) else None) or (found.group(1) if found else "")
+    return {"rc": int(rc), "wall_seconds": round(float(end) - float(start), 1), "summary": summary,
+            "isolation": isolation, "error": last_line(f"{log}.{run}.log") if rc not in ("0", "1") else ""}
+
+
 cgroup_fs = os.popen("stat -fc %T /sys/fs/cgroup 2>/dev/null").read().strip()
 result = {
     "platform": name,
@@ -111,16 +124,12 @@ result = {
         "report": load(work_dir / "conformance.json"),
         "error": last_line(log + ".conformance.log") if conformance_rc != "0" else "",
     },
-    "check": {
-        "rc": int(check_rc),
-        "wall_seconds": round(float(end) - float(start), 1) if float(start) else None,
-        "summary": summary,
-        "isolation": isolation,
-        "error": last_line(log + ".check.log") if check_rc not in ("0", "1") else "",
-    },
+    "check": check_record("check") or {"rc": -1},
+    "check_rlimits": check_record("check-rlimits"),
 }
 Path(record).write_text(json.dumps(result, indent=1) + "\n")
 if printed == "-":
     print("platform-record: " + json.dumps(result))
 PY
-echo "measure: $platform as $(id -un): install rc=$install_rc, conformance rc=$conformance_rc, check rc=$check_rc" >&2
+echo "measure: $platform as $(id -un): install rc=$install_rc, conformance rc=$conformance_rc," \
+    "check: $(cut -d' ' -f1 "$work/check.status" 2>/dev/null || echo none)" >&2

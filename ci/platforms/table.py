@@ -98,13 +98,19 @@ def conformance_text(conformance: dict, notes: Notes) -> tuple[str, int]:
     return "; ".join(parts) or "no mode ran", survivors
 
 
-def check_text(check: dict, notes: Notes) -> str:
+def check_text(check: dict, notes: Notes, rlimits: dict | None = None) -> str:
+    """The check's outcome and wall time; where it was refused, also the run asked for
+    with --accounting rlimits, and the isolation that one had."""
     if check.get("rc", -1) < 0:
         return "not run"
     if check.get("summary"):
         summary = check["summary"].split(" (isolation:")[0]
         return f"{summary}: {check['wall_seconds']} s"
-    return f"exit {check['rc']} {notes.ref(check.get('error') or 'no report')}"
+    text = f"exit {check['rc']} {notes.ref(check.get('error') or 'no report')}"
+    if rlimits:
+        isolation = f" (`{rlimits['isolation']}`)" if rlimits.get("isolation") else ""
+        text += f"; with `--accounting rlimits`{isolation}: {check_text(rlimits, notes)}"
+    return text
 
 
 def isolation_text(record: dict, notes: Notes) -> str:
@@ -136,7 +142,7 @@ def make_table(records: list[tuple[str, dict, str]], command: str) -> str:
         user = "root" if record.get("uid") == 0 else f"normal user ({record.get('user', '?')})"
         lines.append("| " + " | ".join(cell(text) for text in (
             PLATFORMS.get(platform, platform), user, isolation_text(record, notes), conformance, str(survivors),
-            check_text(record.get("check", {}), notes))) + " |")
+            check_text(record.get("check", {}), notes, record.get("check_rlimits")))) + " |")
     if notes.lines:
         lines += ["", "verify's own lines, as it printed them:", ""]
         lines += [f"{number}. {cell(line)}" for number, line in enumerate(notes.lines, 1)]

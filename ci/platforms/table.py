@@ -25,12 +25,13 @@ END = "<!-- platforms table: end -->"
 
 # the platforms in the table's order, with what each one is
 PLATFORMS = {
-    "host-root": "this machine (Debian 12, kernel 6.18, cgroup v1), root",
+    "host-root": "this machine (Debian 12, kernel 6.18, cgroup v1)",
     "host-user": "this machine, a normal user",
     "podman-rootful-default": "rootful Podman, default settings",
     "podman-rootful-recommended": "rootful Podman, recommended flags",
     "podman-rootless-default": "rootless Podman, default settings",
     "podman-rootless-recommended": "rootless Podman, recommended flags",
+    "podman-recipe": "the Containerfile's image, rootful Podman, recommended flags",
     "vm": "Debian 12 VM, systemd + cgroup v2 (qemu TCG)",
 }
 

@@ -14,9 +14,9 @@
 #                                normal user only
 # The image is a Debian rootfs (ROOTFS, default WORK/rootfs, made by rootfs.sh with
 # debootstrap when missing: no registry image is pulled) imported as
-# localhost/verify-bookworm:test, again whenever the rootfs is newer than the image. verify
-# gets in as a `git archive` of HEAD and wheels in a read-only share (the recipe's image is
-# built from them); the containers have no network. $VERIFY_CONFORMANCE_ARGS goes in to
+# localhost/verify-bookworm:TAG (TAG from the rootfs's path), again whenever the rootfs is
+# newer than the image. verify gets in as a `git archive` of HEAD and wheels in a read-only
+# share (the recipe's image is built from them); the containers have no network. $VERIFY_CONFORMANCE_ARGS goes in to
 # measure.sh. Run as root (apt-get install -y podman runc uidmap debootstrap first); WORK
 # defaults to /tmp/verify-platforms.
 set -euo pipefail
@@ -40,7 +40,10 @@ done
 [ ${#platforms[@]} -gt 0 ] || platforms=(podman-rootful-default podman-rootful-recommended
                                          podman-rootless-default podman-rootless-recommended podman-recipe)
 rootfs=${rootfs:-$work/rootfs}
-image=localhost/verify-bookworm:test
+# one image per rootfs, so runs from two rootfs folders at once do not replace each other's
+tag=$(realpath -m "$rootfs" | sha256sum | cut -c1-12)
+image=localhost/verify-bookworm:$tag
+recipe_image=localhost/verify-recipe:$tag
 rootless_user=verify-podman
 [ "$(id -u)" = 0 ] || { echo "container: run it as root (it imports images and makes the rootless user)" >&2; exit 2; }
 command -v podman >/dev/null || { echo "container: podman is not installed (apt-get install -y podman runc uidmap)" >&2; exit 2; }
@@ -120,7 +123,6 @@ build_recipe() {  # the Containerfile of HEAD, on the rootfs image, verify from 
         -t "$recipe_image" -f "$context/Containerfile" "$context" > "$work/out/podman-recipe/build.log" 2>&1
 }
 
-recipe_image=localhost/verify-recipe:test
 for platform in "${platforms[@]}"; do
     mode=${platform#podman-}; mode=${mode%%-*}
     settings=${platform##*-}

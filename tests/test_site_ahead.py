@@ -113,6 +113,6 @@ def test_a_desert_check_with_html_uses_the_replays_built_during_its_runs(tmp_pat
         raise AssertionError("a replay built ahead was built again")
 
     monkeypatch.setattr(pages, "desert_replay", not_built_again)
-    write_site(tmp_path / "site", checks, captures)
+    write_site(tmp_path / "site", checks, captures, isolation=LocalRunner().isolation)
     pages_written = list((tmp_path / "site" / "replays").rglob("*.html"))
     assert len(pages_written) == len(built)

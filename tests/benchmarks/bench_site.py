@@ -53,11 +53,12 @@ def _in_process(entries: list[str], folder: Path) -> tuple[float, float, int]:
     checks = load_checks([Path(e) for e in entries], None)
     captures = capture_outputs(checks)
     started = time.perf_counter()
-    run_checks(bubblewrap_runner(), checks, Limits(), 2)
+    runner = bubblewrap_runner()
+    run_checks(runner, checks, Limits(), 2)
     runs = time.perf_counter() - started
     ahead = sum(1 for capture in captures.values() if getattr(capture, "ahead", None) is not None)
     started = time.perf_counter()
-    write_site(folder, checks, captures)
+    write_site(folder, checks, captures, isolation=runner.isolation)
     return runs, time.perf_counter() - started, ahead
 
 

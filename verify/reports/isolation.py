@@ -23,17 +23,16 @@ def differences_of(isolation: str) -> str:
     return "; ".join(found)
 
 
-def isolation_lines(isolation: str) -> list[str]:
-    """``isolation: NAME``, and ``verdicts may differ: WHY`` where they may (none: no line)."""
-    lines = [f"isolation: {isolation}"] if isolation else []
-    why = differences_of(isolation)
-    return lines + ([f"{DIFFERENCES_LABEL}: {why}"] if why else [])
-
-
 def differences_line(isolation: str) -> list[str]:
-    """The ``verdicts may differ`` line alone, for a report whose summary names the isolation."""
+    """``verdicts may differ: WHY`` where they may (none: no line), for a report whose summary
+    names the isolation."""
     why = differences_of(isolation)
     return [f"{DIFFERENCES_LABEL}: {why}"] if why else []
+
+
+def isolation_lines(isolation: str) -> list[str]:
+    """``isolation: NAME``, and below it the :func:`differences_line`."""
+    return ([f"isolation: {isolation}"] if isolation else []) + differences_line(isolation)
 
 
 def isolation_fields(isolation: str) -> dict[str, str]:

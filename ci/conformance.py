@@ -44,7 +44,8 @@ if str(ROOT) not in sys.path:       # this checkout's verify, as the runs use (P
 FIXTURES = ROOT / "tests" / "fixtures" / "conformance"
 SANDBOXES = ("bwrap", "none")
 ACCOUNTINGS = ("cgroup", "rlimits")
-DIFFERING_LIMITS = ("memory", "processes")   # what rlimits accounting may judge otherwise, when it says so
+DIFFERING_LIMITS = ("memory", "processes")   # what rlimits accounting may judge otherwise, when it says so,
+DIFFERING_VERDICTS = ("runtime error", "time limit")   # and as what (isolation.RLIMITS_DIFFERENCES)
 GONE_WITHIN = 2.0            # seconds after verify exits for what it killed to be gone (test_nothing_survives.py)
 VERIFY_GRACE = 60.0          # seconds beyond a fixture's wall-time limit before verify itself counts as hung
 SHORT = {"accepted": "AC", "wrong": "WA", "presentation error": "PE", "time limit": "TLE",
@@ -379,7 +380,8 @@ def judge_cell(fixture: Fixture, mode: Mode, exit_code: int, out: str, err: str)
         cell.message = f"--accounting cgroup ran with {cell.isolation!r}"
     elif (cell.status, cell.limit) == (fixture.verdict, fixture.limit):
         cell.outcome = "match"
-    elif mode.accounting == "rlimits" and fixture.limit in DIFFERING_LIMITS and cell.differences:
+    elif (mode.accounting == "rlimits" and fixture.limit in DIFFERING_LIMITS and cell.status in DIFFERING_VERDICTS
+          and cell.differences):
         cell.outcome = "differs (documented)"
     return cell
 

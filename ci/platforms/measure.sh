@@ -105,8 +105,18 @@ def check_record(run: str) -> dict | None:
     summary = report.get("summary", "") if isinstance(report, dict) else ""
     found = re.search(r"\(isolation: ([^)]*)\)", summary)
     isolation = (report.get("isolation") if isinstance(report, dict) else None) or (found.group(1) if found else "")
+    failed = []
+    for entry in report.get("entries", []) if isinstance(report, dict) else []:
+        if entry.get("error"):
+            failed.append(f"{entry.get('entry')}: {str(entry['error'])[:200]}")
+        for case in entry.get("cases", []):
+            verdict = case.get("verdict", {})
+            if verdict.get("status") != "accepted":
+                failed.append(f"{entry.get('entry')} {case.get('case')}: {verdict.get('status')}: "
+                              f"{str(verdict.get('message', ''))[:200]}")
     return {"rc": int(rc), "wall_seconds": round(float(end) - float(start), 1), "summary": summary,
-            "isolation": isolation, "error": last_line(f"{log}.{run}.log") if rc not in ("0", "1") else ""}
+            "isolation": isolation, "error": last_line(f"{log}.{run}.log") if rc not in ("0", "1") else "",
+            "failed": failed[:20]}
 
 
 cgroup_fs = os.popen("stat -fc %T /sys/fs/cgroup 2>/dev/null").read().strip()

@@ -106,7 +106,9 @@ def check_text(check: dict, notes: Notes, rlimits: dict | None = None) -> str:
         return "not run"
     if check.get("summary"):
         summary = check["summary"].split(" (isolation:")[0]
-        return f"{summary}: {check['wall_seconds']} s"
+        failed = check.get("failed") or []
+        named = f" {notes.ref('not accepted: ' + '; '.join(failed[:5]))}" if failed else ""
+        return f"{summary}: {check['wall_seconds']} s{named}"
     text = f"exit {check['rc']} {notes.ref(check.get('error') or 'no report')}"
     if rlimits:
         isolation = f" (`{rlimits['isolation']}`)" if rlimits.get("isolation") else ""
@@ -145,7 +147,7 @@ def make_table(records: list[tuple[str, dict, str]], command: str) -> str:
             PLATFORMS.get(platform, platform), user, isolation_text(record, notes), conformance, str(survivors),
             check_text(record.get("check", {}), notes, record.get("check_rlimits")))) + " |")
     if notes.lines:
-        lines += ["", "verify's own lines, as it printed them:", ""]
+        lines += ["", "verify's own lines, as it printed them, and the cases `verify check` did not accept:", ""]
         lines += [f"{number}. {cell(line)}" for number, line in enumerate(notes.lines, 1)]
     flags = {platform: text for platform, _, text in records if text}
     if flags:

@@ -193,7 +193,8 @@ def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
             if exited_at is not None and now > exited_at + DRAIN_GRACE:
                 break                      # something still holds the pipes: it is killed below
             if now >= deadline:
-                limit = limit or "time"
+                if exited_at is None:      # (one that ended in time is not late for its pipes)
+                    limit = limit or "time"
                 stop()
                 break
             if now >= next_cpu_check and exited_at is None and cgroup is not None:

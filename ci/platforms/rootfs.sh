@@ -26,8 +26,10 @@ rm -rf "$rootfs"
 mkdir -p "$(dirname "$rootfs")"
 include=$(IFS=,; echo "${packages[*]}")
 debootstrap --variant=minbase --include="$include" bookworm "$rootfs" "$mirror"
-# the same Vyxal as ci/install-languages.sh (it pins numpy < 2), for the rootfs's Python 3.11
-python3 -m pip install -q --no-compile --target "$rootfs/opt/vyxal" vyxal==2.21.5
+# the same Vyxal as ci/install-languages.sh (it pins numpy < 2), for the rootfs's Python 3.11,
+# compiled: the sandbox mounts /opt read-only, and compiling its modules on every run takes
+# longer than a case's time limit
+python3 -m pip install -q --target "$rootfs/opt/vyxal" vyxal==2.21.5
 chroot "$rootfs" apt-get clean
 touch "$rootfs/.done"
 echo "rootfs: made $rootfs"

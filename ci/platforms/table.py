@@ -103,7 +103,7 @@ def check_text(check: dict, notes: Notes, rlimits: dict | None = None) -> str:
     """The check's outcome and wall time; where it was refused, also the run asked for
     with --accounting rlimits, and the isolation that one had."""
     if check.get("rc", -1) < 0:
-        return "not run"
+        return "left out (VERIFY_PLATFORM_CHECK=no)" if check.get("skipped") else "not run"
     if check.get("summary"):
         summary = check["summary"].split(" (isolation:")[0]
         failed = check.get("failed") or []

@@ -5,8 +5,8 @@ compare): cgroup v1 on a root v1 host, cgroup v2 wherever verify gets a folder o
 
 1. The group's own cycle, as a run does it: RunCgroup.create (folders, memory and process
    limits, the cgroup.procs descriptors), a forked child joining through them, usage(),
-   kill_all() and remove(); against a bare fork and wait, interleaved. Medians in ms and
-   their ratio.
+   kill_all() and remove(); against a bare fork and wait, interleaved. Medians in ms (of
+   the whole and of each step) and their ratio.
 2. A whole run: the same Python program (a CPU loop of about 0.3 s on the developers'
    machine) by run_program with a cgroup per run and with rlimits only, interleaved, in
    the same sandbox policy; medians and the cgroup's cost in % of the rlimits run.
@@ -16,6 +16,7 @@ is asserted.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import sys
@@ -32,9 +33,14 @@ from verify.runner.cgroup import CgroupSetup, RunCgroup, probed_setup, unavailab
 BURN = "total = 0\nfor i in range(3_000_000):\n    total += i * i\nprint(total % 7)\n"
 
 
-def group_cycle(setup: CgroupSetup) -> float:
-    start = time.perf_counter()
+STEPS = ("create", "fork+join+wait", "usage", "kill_all", "remove")
+
+
+def group_cycle(setup: CgroupSetup) -> list[float]:
+    """The seconds of each of STEPS."""
+    marks = [time.perf_counter()]
     group = RunCgroup.create(setup, 256 << 20, 64)
+    marks.append(time.perf_counter())
     child = os.fork()
     if child == 0:
         try:
@@ -43,10 +49,14 @@ def group_cycle(setup: CgroupSetup) -> float:
         finally:
             os._exit(0)
     os.waitpid(child, 0)
+    marks.append(time.perf_counter())
     group.usage()
+    marks.append(time.perf_counter())
     group.kill_all()
+    marks.append(time.perf_counter())
     group.remove()
-    return time.perf_counter() - start
+    marks.append(time.perf_counter())
+    return [later - earlier for earlier, later in itertools.pairwise(marks)]
 
 
 def bare_fork() -> float:
@@ -94,15 +104,18 @@ def main() -> None:
     if setup is None:
         raise SystemExit(f"no cgroup per run here: {unavailable_reason()}")
     print(f"{setup.name}: run groups in {', '.join(str(folder) for folder in setup.parent_folders)}")
-    cycles: list[float] = []
+    steps: list[list[float]] = []
     forks: list[float] = []
     for _ in range(options.repeat):
-        cycles.append(group_cycle(setup))
+        steps.append(group_cycle(setup))
         forks.append(bare_fork())
+    cycles = [sum(times) for times in steps]
     cycle, fork = statistics.median(cycles), statistics.median(forks)
     print(f"1. group cycle (create, join, usage, kill, remove), {options.repeat} each, interleaved (medians):")
     print(f"   {setup.name} cycle: {cycle * 1000:.2f} ms (fastest {min(cycles) * 1000:.2f} ms)")
     print(f"   bare fork + wait: {fork * 1000:.2f} ms (fastest {min(forks) * 1000:.2f} ms)")
+    print("   steps: " + ", ".join(f"{name} {statistics.median(t[i] for t in steps) * 1000:.2f}"
+                                   for i, name in enumerate(STEPS)) + " ms")
     print(f"   the group alone (cycle - fork): {(cycle - fork) * 1000:.2f} ms; cycle / fork: {cycle / fork:.2f}")
     if options.runs > 0:
         whole_runs(options.runs)

@@ -162,7 +162,7 @@ def test_a_check_on_two_workers_matches_the_local_one_and_lands_in_the_cache(exe
         "g03-3x3", "g06-6x6-a", "spec-puzzle-1"]
     # `verify rank` looks each check up under the key it computes here: the cluster's results are found
     for loaded in load_checks(paths, cases):
-        stored = results_cache().load(check_key(loaded, Limits(), runner.isolation))
+        stored = results_cache().load(check_key(loaded, Limits(), runner.isolation, cases))
         assert stored is not None and stored.label == loaded.label and stored.passed
 
 

@@ -120,6 +120,9 @@ def isolation_text(record: dict, notes: Notes) -> str:
     check = record.get("check", {})
     if check.get("isolation"):
         return f"`{check['isolation']}`"
+    report = record.get("conformance", {}).get("report")
+    if check.get("skipped") and isinstance(report, dict) and report.get("cells"):
+        return f"`{report['cells'][0]['isolation']}` (the suite's first mode; no check)"
     if record.get("install", {}).get("rc"):
         return f"install failed {notes.ref(record['install'].get('error', ''))}"
     return f"refused {notes.ref(check.get('error') or 'no report')}"

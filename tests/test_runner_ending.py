@@ -109,6 +109,20 @@ print("done", flush=True)
 '''
 
 
+BURNER = '''\
+import os, sys, time
+read, write = os.pipe()
+if os.fork() == 0:                 # a child that burns 0.3 s of CPU, then waits, never reaped
+    while time.process_time() < 0.3:
+        pass
+    os.write(write, b"x")
+    time.sleep(600)
+os.read(read, 1)
+print("ready", flush=True)
+time.sleep(600)
+'''
+
+
 def marked(marker: str) -> dict[int, str]:
     """Living processes whose command line holds `marker`."""
     found = {}
@@ -146,6 +160,7 @@ def entry_folder():
     os.chmod(base, 0o755)
     (base / "hostile.py").write_text(HOSTILE)
     (base / "signals.py").write_text(SIGNALS)
+    (base / "burner.py").write_text(BURNER)
     for path in base.iterdir():
         os.chmod(path, 0o644)
     yield base
@@ -164,6 +179,16 @@ def test_nothing_of_a_run_outlives_it(entry_folder, use_isolation, mode, ending)
     if ending == "exit":
         assert result.exit_code == 0 and result.stdout == b"ready\n", result
     assert survivors(marker) == {}
+
+
+@pytest.mark.parametrize("mode", [m for m in machine_modes() if not m[1]], ids=mode_id)
+def test_a_stopped_run_still_counts_the_cpu_of_what_it_left(entry_folder, use_isolation, mode):
+    """Without a cgroup, the CPU time of a run stopped from here is what verify-init
+    reaped: it is asked to end the run (and report), not killed with it."""
+    chosen = use_isolation(*mode)
+    result = run_command(["python3", "burner.py"], workdir=entry_folder, limits=Limits(wall_time=60),
+                         isolation=chosen, on_stdout=lambda chunk: b"ready" in chunk)
+    assert result.stopped_early and result.cpu_time >= 0.3, result
 
 
 # -- as a normal user ---------------------------------------------------------------------

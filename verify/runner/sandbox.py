@@ -294,15 +294,41 @@ class Sandbox:
     def stop(self, pid: int, pidfd: int) -> None:
         """End the run now (at a limit, or its consumer is done). `pid`, `pidfd`: the process
         verify started (verify-init, or bubblewrap around it), not yet waited for."""
-        if not self.ends_by_request:
-            kill_group(pid)        # bubblewrap: its namespace's init dies, and with it the run
+        if self._stop_requested:
             return
-        if not self._stop_requested:
-            self._stop_requested = True
-            try:
-                signal.pidfd_send_signal(pidfd, STOP_SIGNAL)
-            except OSError:        # (ProcessLookupError included) it has ended
-                pass
+        if not self.ends_by_request:
+            if not self._ask_namespace_init(pid):
+                kill_group(pid)    # bubblewrap: its namespace's init dies, and with it the run
+            return
+        self._stop_requested = True
+        try:
+            signal.pidfd_send_signal(pidfd, STOP_SIGNAL)
+        except OSError:            # (ProcessLookupError included) it has ended
+            pass
+
+    def _ask_namespace_init(self, bwrap_pid: int) -> bool:
+        """Under bubblewrap with verify-init as the namespace's init: ask it to end the run
+        (it then reports the program's end and the CPU time of all it reaped, which a kill
+        from here would lose). False when it cannot be asked."""
+        init = self._namespace_init() if self.isolation.helper and self.report_fd is not None else None
+        if init is None:
+            return False
+        try:
+            initfd = os.pidfd_open(init)
+        except OSError:
+            return False
+        try:
+            # the pidfd pins the process: it is bubblewrap's child, not a pid reused since
+            with open(f"/proc/{init}/stat", "rb") as status:
+                if int(status.read().rsplit(b")", 1)[1].split()[1]) != bwrap_pid:
+                    return False
+            signal.pidfd_send_signal(initfd, STOP_SIGNAL)
+        except (OSError, ValueError, IndexError):
+            return False
+        finally:
+            os.close(initfd)
+        self._stop_requested = True
+        return True
 
     def end(self, process: subprocess.Popen[bytes]) -> None:
         """End the run whose process verify started (`process`, not yet waited for) and let
@@ -326,6 +352,8 @@ class Sandbox:
         that (a last resort) its whole tree is killed from here, verify-init last, so that
         every orphan still comes back to it meanwhile and is found."""
         if not self.ends_by_request:
+            if self._stop_requested and not select.select([pidfd], [], [], STOP_GRACE)[0]:
+                kill_group(pid)    # verify-init did not end the run in time: its namespace dies
             return
         if select.select([pidfd], [], [], STOP_GRACE if self._stop_requested else 0)[0]:
             return

@@ -21,7 +21,7 @@ from verify.challenges.contract import BatchTask
 from verify.commands.jobs import CaseJob, run_case
 from verify.errors import JudgeFailure
 from verify.grading import Grader, LocalRunner, grade_batch
-from verify.runner import Limits, Program, SandboxUnavailable, isolation, run_program
+from verify.runner import Limits, Program, SandboxUnavailable, isolation, machine, run_program
 from verify.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,3 +119,27 @@ def test_verify_check_exits_2_with_one_line_when_the_sandbox_cannot_start(tmp_pa
     assert done.returncode == 2, (done.stdout, done.stderr)
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Can't mount proc" in lines[0] and "fix:" in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("root, expected", [(True, "--cap-add SYS_ADMIN --cap-add NET_ADMIN"),
+                                            (False, "--security-opt unmask=ALL")])
+def test_in_a_container_the_fix_is_the_containers_run_flags(monkeypatch, root, expected):
+    monkeypatch.setattr(machine, "container", lambda: "podman")
+    monkeypatch.setattr(machine, "is_root", lambda: root)
+    fix = machine.sandbox_fix()
+    assert fix.startswith("inside a podman container") and expected in fix
+
+
+def test_on_a_host_the_fix_follows_what_restricts_it(monkeypatch):
+    monkeypatch.setattr(machine, "container", lambda: None)
+    monkeypatch.setattr(machine, "apparmor_restricts_userns", lambda: True)
+    assert "kernel.apparmor_restrict_unprivileged_userns=0" in machine.sandbox_fix()
+    monkeypatch.setattr(machine, "apparmor_restricts_userns", lambda: False)
+    monkeypatch.setattr(machine, "user_namespaces_disabled", lambda: True)
+    assert "unprivileged_userns_clone=1" in machine.sandbox_fix()
+    monkeypatch.setattr(machine, "cgroup_v2_only", lambda: True)
+    monkeypatch.setattr(machine, "is_root", lambda: False)
+    monkeypatch.setattr(machine.shutil, "which", lambda name: "/usr/bin/" + name)
+    assert "systemd-run --user --scope -p Delegate=yes" in machine.cgroup_fix()
+    monkeypatch.setattr(machine, "cgroup_v2_only", lambda: False)
+    assert "as root" in machine.cgroup_fix()

@@ -12,6 +12,7 @@ and nothing an entry controls reaches GitHub as a workflow command, an output or
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -187,10 +188,21 @@ def outside_stop_commands(log: str) -> list[str]:
 def test_hostile_entry_names_run_nothing_and_reach_github_only_escaped(arrows):
     for name in HOSTILE_NAMES:
         shutil.copytree(arrows / "submissions/arrows/python-golf", arrows / "submissions/arrows" / name)
+    # a source file named with them (it runs and passes), and a link named with them (refused, by name)
+    named = arrows / "submissions/arrows/files"
+    shutil.copytree(arrows / "submissions/arrows/python-golf", named)
+    source = "::error::f\n$(touch PWNED)`touch PWNED`%0A.py"
+    (named / "golf.py").rename(named / source)
+    toml = (named / "entry.toml").read_text().replace('source = "golf.py"', f"source = {json.dumps(source)}")
+    (named / "entry.toml").write_text(toml)
+    linked = arrows / "submissions/arrows/link"
+    shutil.copytree(arrows / "submissions/arrows/python-golf", linked)
+    (linked / "%0A::error::l\n`touch PWNED`$(touch PWNED)").symlink_to("/etc/passwd")
     commit(arrows, "entries with hostile names")
     done, outputs, summary = action(arrows)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert outputs[:2] == [f"passed={len(HOSTILE_NAMES)}", "failed=0"] and len(outputs) == 3
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert outputs[:2] == [f"passed={len(HOSTILE_NAMES) + 1}", "failed=1"] and len(outputs) == 3
+    assert "a symbolic link out of the entry folder" in summary
     assert re.fullmatch(r"report=/\S+/verify-junit\.xml", outputs[2])
     assert not list(arrows.parent.rglob("PWNED")) and not Path("PWNED").exists()
     for line in outside_stop_commands(done.stdout + done.stderr):

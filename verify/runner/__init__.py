@@ -7,7 +7,8 @@ configure_isolation, isolation_name, SandboxUnavailable.
 
 `run_program`, `run_prepared`, `prepare` and `Session` take an optional keyword
 `isolation` (an `Isolation`, e.g. `resolve_isolation("bwrap")`); without it they run
-under the configured one (`configure_isolation`, else $VERIFY_SANDBOX). The table of
+under the configured one (`configure_isolation`, else $VERIFY_SANDBOX and
+$VERIFY_ACCOUNTING). The table of
 languages is `verify.runner.languages.languages()` (a name the package cannot carry: it
 is also its submodule's).
 

@@ -60,6 +60,7 @@ def test_changed_since_checks_only_the_entries_a_branch_touched(repo):
     git(repo, "commit", "-q", "-am", "change copy")
     result = run("check", "--changed-since", "main", "--format", "json")
     assert result.exit_code == 0 and checked(result) == ["echo/copy"]
+    git(repo, "checkout", "-q", "-b", "cases", "main")      # cases and entries together are refused: test_trust_ci
     (repo / "testcases" / "echo" / "three.in").write_bytes(b"3\n")       # uncommitted and untracked count too
     (repo / "testcases" / "echo" / "three.out").write_bytes(b"3\n")
     assert checked(run("check", "--changed-since", "main", "--format", "json")) == ["echo/cat", "echo/copy"]

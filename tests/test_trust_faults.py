@@ -279,3 +279,39 @@ def test_a_full_disk_under_the_cache_is_one_line_exit_2_and_nothing_corrupt(cont
     filler.unlink()
     assert verify(contest, cache, *RANK).stdout == expected
     assert len(whole(cache / "results")) == 2
+
+
+@pytest.mark.parametrize("command", ["check", "rank"])
+def test_a_check_whose_files_change_while_it_runs_is_not_kept(contest, tmp_path, monkeypatch, command):
+    """The key is of the files before the runs and after them: when they differ, no result is true of either."""
+    import verify.commands.check as check_command
+    import verify.commands.rank as rank_command
+    from verify.commands.cache import check_key
+    from verify.commands.jobs import load_checks
+    from verify.grading import LocalRunner
+    from verify.runner import Limits
+
+    copy = tmp_path / "contest"
+    shutil.copytree(contest, copy)
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("VERIFY_SANDBOX", SANDBOX)
+    good = copy / "submissions" / "arrows" / "good" / "main.py"
+    module = check_command if command == "check" else rank_command
+    real = module.run_with_progress
+
+    def runs_then_edits(*args, **kwargs):
+        done = real(*args, **kwargs)
+        good.write_text("print('broken since')\n")      # a checkout, an editor, another job
+        return done
+
+    monkeypatch.setattr(module, "run_with_progress", runs_then_edits)
+    runner, cases = LocalRunner(), copy / "cases"
+    entries = [copy / "submissions" / "arrows" / "good", copy / "submissions" / "arrows" / "bad"]
+    if command == "check":
+        check_command.check(runner, entries, jobs=1, fmt="json", testcases=cases, limits=Limits())
+    else:
+        rank_command.rank(runner, "arrows", submissions=copy / "submissions", testcases=cases, jobs=1,
+                          fmt="json", fresh=False, limits=Limits())
+    stored = {path.stem for path in (tmp_path / "cache" / "results").glob("*.json")}
+    keys = {check.label: check_key(check, Limits(), runner.isolation, cases) for check in load_checks(entries, cases)}
+    assert keys["arrows/bad"] in stored and keys["arrows/good"] not in stored and len(stored) == 1

@@ -66,13 +66,15 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
     checks = load_checks(paths, testcases, cases, fuzz)
     # outputs are kept where they are judged: here, not on a cluster's workers (no replays then)
     captures = capture_outputs(checks) if html is not None and executor is None else {}
-    run_with_progress(runner, checks, limits, jobs, executor, testcases, cases)
     isolation = runner.isolation if executor is None else executor.isolation(runner.isolation)
-    if not cases and not fuzz and isolation is not None:   # a whole check is what `verify rank` needs
+    kept = isolation if not cases and not fuzz else None     # a whole check is what `verify rank` needs
+    before = {id(c): check_key(c, limits, kept, testcases) for c in checks} if kept is not None else {}
+    run_with_progress(runner, checks, limits, jobs, executor, testcases, cases)
+    if kept is not None:
         stores = [results_cache()] + ([ResultCache(results_dir)] if results_dir is not None else [])
         for entry_check in checks:
-            key = check_key(entry_check, limits, isolation, testcases)
-            if key is not None:
+            key = check_key(entry_check, limits, kept, testcases)
+            if key is not None and key == before[id(entry_check)]:    # files changed during the runs: not kept
                 for store in stores:
                     store.store(key, entry_check)
         prune_cache(bound)

@@ -83,7 +83,8 @@ def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Pa
         if outcome is None:
             outcome = check
             key = keys[id(check)]
-            if key is not None and results is None:
+            # kept only when the files it was checked from are still the ones the key names
+            if key is not None and results is None and check_key(check, limits, runner.isolation, testcases) == key:
                 cache.store(key, check)
         standings.append(entry_standing(check, outcome, flag_rule))
     return rank_standings(standings, by)

@@ -3,7 +3,8 @@
 Every program verify starts (a run, a build, a session, a sandbox built ahead) is
 started by `spawn`. `drive` then takes a run to its end in two steps: `_pump`, the I/O
 loop, writes its stdin, streams its stdout to a consumer, stops it at the wall time, at
-the CPU time its cgroup counted, or at the output limit, and returns what happened
+the CPU time of all its processes (its cgroup's count, else its live process tree's:
+proctree.py), or at the output limit, and returns what happened
 (`Ending`); `_result` then reads what verify-init and the kernel counted, and
 `limit_hit` decides from those counts which limit, if any, the run hit.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import collections
 import fcntl
-import math
 import os
 import resource
 import selectors
@@ -26,6 +26,7 @@ from verify.runner import machine
 from verify.runner.cgroup import CgroupUsage
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation, SandboxUnavailable
+from verify.runner.proctree import tree_cpu_time
 from verify.runner.sandbox import Report, Sandbox, kill_group
 
 CHUNK = 64 << 10
@@ -185,7 +186,10 @@ def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
             kill_group(process.pid)   # what bubblewrap's init left in the group dies with the run
 
     cgroup = sandbox.cgroup
-    next_cpu_check = start + CPU_CHECK_FIRST if cgroup is not None else math.inf
+    # the CPU time of every process of the run, reaped or not: its cgroup's count, else
+    # the sum over its live process tree (children spinning while the program sleeps)
+    run_cpu_time = cgroup.cpu_time if cgroup is not None else lambda: tree_cpu_time(process.pid)
+    next_cpu_check = start + CPU_CHECK_FIRST
     try:
         open_streams = 2
         while open_streams or exited_at is None:   # (a program may close stdout and go on)
@@ -197,9 +201,8 @@ def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
                     limit = limit or "time"
                 stop()
                 break
-            if now >= next_cpu_check and exited_at is None and cgroup is not None:
-                # the CPU time of every process of the run, reaped or not, against the limit
-                left = limits.cpu_time - cgroup.cpu_time()
+            if now >= next_cpu_check and exited_at is None:
+                left = limits.cpu_time - run_cpu_time()
                 if left < 0:
                     limit = limit or "time"
                     stop()

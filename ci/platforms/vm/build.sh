@@ -3,7 +3,7 @@
 # network inside: every package comes from Debian's archive through this machine's apt
 # (debootstrap, apt-get download); Python wheels are prepared on this machine by run.sh.
 #
-#   bash ci/platforms/vm/build.sh            # needs root, debootstrap, qemu-utils (mkfs.ext4 -d)
+#   sudo bash ci/platforms/vm/build.sh       # needs debootstrap and e2fsprogs (mkfs.ext4 -d)
 #
 # Result in $VERIFY_VM_DIR (default /tmp/verify-vm): rootfs/, disk.img, vmlinuz, initrd.img.
 # The image has a user bob (uid 1000, lingering, so he has a systemd user manager), the

@@ -7,15 +7,16 @@
  *
  *   verify-forkserver step PIDFD WORKDIR TMPFS_SIZE N KEEP... VERIFY-INIT [OPTION...] -- COMMAND...
  *       One step, started by verify on the host: joins the mount, PID, network, UTS and
- *       cgroup namespaces of the sandbox whose PID 1 is PIDFD, then makes its own mount
- *       and IPC namespaces in which /tmp, /dev/shm and WORKDIR are fresh tmpfs of
+ *       cgroup namespaces of the sandbox whose PID 1 is PIDFD, then makes its own mount,
+ *       IPC and PID namespaces, in which /tmp, /dev/shm and WORKDIR are fresh tmpfs of
  *       TMPFS_SIZE bytes (WORKDIR filled with a copy of the sandbox's pristine one, which
  *       stays underneath, unreachable); the N folders KEEP (read-only mounts of the
  *       sandbox below /tmp or /dev/shm) are mounted again at their paths. It forks VERIFY-INIT (given with its own options,
- *       exactly as for a run of its own) into the sandbox's PID namespace, in a new
- *       session, and ends the way VERIFY-INIT ended. So verify-init is the step's
- *       subreaper, supervisor and reporter as in any run, and nothing written by a step
- *       (files, SysV or POSIX shared memory) is seen by the next one.
+ *       exactly as for a run of its own) as the pid 1 of the step's PID namespace, which
+ *       mounts that namespace's /proc, in a new session, and ends the way VERIFY-INIT
+ *       ended. So verify-init is the step's init, supervisor and reporter as in any run
+ *       (the program is pid 2), and nothing a step did (files, SysV or POSIX shared
+ *       memory, pids) is seen by the next one.
  *
  * Both are verify's own trusted code, run as root (the fork server is used only then):
  * the step's program runs as the fresh uid verify-init switches to, without capabilities. */
@@ -146,6 +147,21 @@ static void fresh_tmpfs(const char *where, const char *options) {
     if (mount("tmpfs", where, "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) die(where);
 }
 
+/* /proc of the step's own PID namespace (mounted by its pid 1, the namespace's only
+ * process then), with the folders bubblewrap's --proc covers read-only covered too. */
+static void fresh_proc(void) {
+    static const char *const covered[] = {"sys", "sysrq-trigger", "irq", "bus"};
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) die("mount /proc");
+    for (size_t k = 0; k < sizeof covered / sizeof *covered; k++) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%s", covered[k]);
+        if (access(path, F_OK) != 0) continue;
+        if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) != 0) die("bind /proc");
+        if (mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+            die("remount /proc read-only");
+    }
+}
+
 static void make_folders(const char *path) {
     char partial[4096];
     for (size_t i = 1; path[i] && i < sizeof partial - 1; i++) {
@@ -171,10 +187,12 @@ static int step(int argc, char **argv) {
 
     /* If verify dies, so does this step (verify-init, our child, then takes the run down). */
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    if (setns(sandbox, CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP) != 0)
+    if (setns(sandbox, CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP) != 0)
         die("cannot enter the sandbox");
     close(sandbox);
-    if (unshare(CLONE_NEWNS | CLONE_NEWIPC) != 0) die("unshare");
+    /* A PID namespace of the step's own (the child below is its pid 1): no pid, no
+     * process and no PID counter is shared with an earlier step. */
+    if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID) != 0) die("unshare");
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) die("mount --make-rprivate /");
     int pristine = open(workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (pristine < 0) die("open the folder");
@@ -203,6 +221,7 @@ static int step(int argc, char **argv) {
     pid_t child = fork();
     if (child < 0) die("fork");
     if (child == 0) {
+        fresh_proc();
         setsid();                      /* as bubblewrap's --new-session */
         drop_capabilities();
         execv(command[0], command);

@@ -325,3 +325,17 @@ def test_without_cgroup2_mounted_the_reason_says_so(kernel):
 
 def test_the_reason_is_empty_exactly_when_this_machine_gives_run_groups():
     assert (cgroup.unavailable_reason() == "") == (cgroup.probed_setup() is not None)
+
+
+def test_without_a_user_bus_the_user_s_manager_is_not_asked(monkeypatch, tmp_path):
+    monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    monkeypatch.setattr(cgroup_delegation.shutil, "which", lambda name: "/usr/bin/busctl")
+    monkeypatch.setattr(cgroup_delegation.subprocess, "run", pytest.fail)
+    reason = cgroup_delegation.ask_systemd_for_scope("verify-1-2.scope", PID, user=True)
+    assert f"no user bus at {tmp_path}/bus" in reason and "dbus-user-session" in reason
+
+
+def test_without_busctl_systemd_is_not_asked(monkeypatch):
+    monkeypatch.setattr(cgroup_delegation.shutil, "which", lambda name: None)
+    assert cgroup_delegation.ask_systemd_for_scope("verify-1-2.scope", PID, user=False) == "busctl is not installed"

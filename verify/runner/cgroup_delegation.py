@@ -77,12 +77,10 @@ def ask_systemd_for_scope(unit: str, pid: int, user: bool) -> str:
     if user:
         runtime = environment.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}"
         environment["XDG_RUNTIME_DIR"] = runtime
-        if "DBUS_SESSION_BUS_ADDRESS" in environment or os.path.exists(f"{runtime}/bus"):
-            bus = ["--user"]
-        elif os.path.exists(f"{runtime}/systemd/private"):   # the manager's own socket, no bus daemon
-            bus = [f"--address=unix:path={runtime}/systemd/private"]
-        else:
-            return f"no systemd user manager to ask ({runtime}/bus is missing; log in, or loginctl enable-linger)"
+        if "DBUS_SESSION_BUS_ADDRESS" not in environment and not os.path.exists(f"{runtime}/bus"):
+            return (f"no user bus at {runtime}/bus to reach the user's systemd (apt-get install "
+                    f"dbus-user-session; log in, or loginctl enable-linger)")
+        bus = ["--user"]
     else:
         bus = ["--system"]
     try:

@@ -6,10 +6,15 @@ every call in BLOCKED fails with EPERM, so does each call of CONDITIONAL for the
 arguments it names, and ``clone3`` fails with ENOSYS. Nothing is ever killed: a program
 that tries a blocked call sees an ordinary error and carries on (or reports it).
 
+A run's only sockets are unnamed Unix stream and seqpacket ones (socketpair, or socket
+without bind or connect): no other family, no datagram socket, no name bound or
+connected to. So none reaches outside the run, in every mode, with or without a network
+namespace (a pathname socket is reached across one).
+
     filter_bytes(*, block_kill_of=None, block_shared_memory=False) -> bytes
     filter_file(**same options) -> Path | None   # None: no libseccomp here, no filter in force
     available() -> bool
-    describe(**same options) -> str              # "seccomp (libseccomp 2.5.4, 65 calls blocked, ...)"
+    describe(**same options) -> str              # "seccomp (libseccomp 2.5.4, 69 calls blocked, ...)"
 
 Options:
   block_kill_of=PID    for a program running as the judge's uid without a PID namespace:
@@ -90,6 +95,11 @@ BLOCKED: tuple[str, ...] = (
     "adjtimex", "stime",
     # Obsolete (ENOSYS on most kernels already; attack surface where they remain).
     "uselib", "ustat", "sysfs", "_sysctl", "vm86", "vm86old",
+    # Named sockets: a run's sockets are Unix ones (socket below), and a Unix socket reaches
+    # outside the run through a name, a path or an abstract one, which seccomp cannot read
+    # (it is behind a pointer): so no connect and no bind at all. socketcall multiplexes
+    # every socket call on 32-bit architectures, its arguments behind a pointer too.
+    "connect", "bind", "socketcall",
 )
 
 # Blocked (EPERM) only for some arguments.
@@ -99,6 +109,9 @@ CONDITIONAL: dict[str, str] = {
                    "and the 0xffffffff query (Docker's list): no ADDR_NO_RANDOMIZE, "
                    "READ_IMPLIES_EXEC, MMAP_PAGE_ZERO...",
     "ioctl": "TIOCSTI and TIOCLINUX (typing into, or driving, a terminal)",
+    "socket": "of any family but AF_UNIX, and AF_UNIX datagram sockets (SOCK_DGRAM, and SOCK_RAW, "
+              "which the kernel makes one): a datagram is sent to a name without connect",
+    "socketpair": "the same: a connected datagram pair still sends to any name it is given",
 }
 
 # ENOSYS: clone3 passes its flags in a struct seccomp cannot read; glibc (2.34+) and
@@ -117,6 +130,10 @@ KILL_BLOCKED: tuple[str, ...] = ("tkill", "pidfd_send_signal")
 SHARED_MEMORY: tuple[str, ...] = ("shmget", "shmat", "shmctl", "memfd_create")
 SHARED_MEMORY_TARGETED: tuple[str, ...] = ("mmap", "mmap2")
 
+# A name only some architectures have (fcntl64, mmap2 on 32-bit ones; socketcall where socket
+# calls are multiplexed) is not reported as missing where its twin is blocked.
+TWINS = {"fcntl64": "fcntl", "mmap2": "mmap", "socketcall": "socket"}
+
 # -- constants (Linux UAPI; the same on every architecture unless noted) --------------------
 
 CLONE_NAMESPACES = {"CLONE_NEWNS": 0x00020000, "CLONE_NEWCGROUP": 0x02000000,
@@ -132,6 +149,8 @@ F_SETOWN, F_SETOWN_EX = 8, 15
 PRIO_PROCESS, PRIO_PGRP, PRIO_USER = 0, 1, 2
 IOPRIO_WHO_PROCESS, IOPRIO_WHO_PGRP, IOPRIO_WHO_USER = 1, 2, 3
 FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
+AF_UNIX = 1
+SOCK_TYPE_MASK, SOCK_DGRAM, SOCK_RAW = 0xF, 2, 3   # (the type argument also carries SOCK_NONBLOCK|SOCK_CLOEXEC)
 
 
 def _ioctl_numbers() -> tuple[int, int]:
@@ -195,6 +214,7 @@ class Rule(NamedTuple):
     action: str                              # "EPERM" or "ENOSYS"
     call: str
     args: tuple[tuple[int, int, int], ...]   # (argument index, mask, value): (arg & mask) == value, all of them
+    differs: tuple[tuple[int, int], ...] = ()   # (argument index, value): arg != value (all 64 bits), all of them
 
 
 class Plan(NamedTuple):
@@ -274,36 +294,44 @@ def _kill_rules(pid: int) -> list[tuple[str, tuple[tuple[int, int, int], ...]]]:
     return rules
 
 
+def _socket_rules() -> list[Rule]:
+    """socket and socketpair: EPERM unless the family is AF_UNIX, and for its datagram types.
+    The family is compared on all 64 bits: high bits the kernel ignores are refused too."""
+    rules = []
+    for call in ("socket", "socketpair"):
+        rules.append(Rule("EPERM", call, (), ((0, AF_UNIX),)))
+        rules += [Rule("EPERM", call, ((1, SOCK_TYPE_MASK, kind),)) for kind in (SOCK_DGRAM, SOCK_RAW)]
+    return rules
+
+
 @cache
 def _plan(block_kill_of: int | None, block_shared_memory: bool) -> Plan:
     binding = _require()
-    wanted: list[tuple[str, str, tuple[tuple[int, int, int], ...]]] = []
-    wanted += [("EPERM", call, ()) for call in BLOCKED]
-    wanted += [("ENOSYS", call, ()) for call in NOT_IMPLEMENTED]
+    wanted: list[Rule] = []
+    wanted += [Rule("EPERM", call, ()) for call in BLOCKED]
+    wanted += [Rule("ENOSYS", call, ()) for call in NOT_IMPLEMENTED]
     flags_argument = _clone_flags_argument(binding)
-    wanted += [("EPERM", "clone", ((flags_argument, flag, flag),)) for flag in CLONE_NAMESPACES.values()]
-    wanted += [("EPERM", "personality", comparisons) for comparisons in _personality_rules()]
-    wanted += [("EPERM", "ioctl", ((1, LOW32, request),)) for request in _ioctl_numbers()]
+    wanted += [Rule("EPERM", "clone", ((flags_argument, flag, flag),)) for flag in CLONE_NAMESPACES.values()]
+    wanted += [Rule("EPERM", "personality", comparisons) for comparisons in _personality_rules()]
+    wanted += [Rule("EPERM", "ioctl", ((1, LOW32, request),)) for request in _ioctl_numbers()]
+    wanted += _socket_rules()
     if block_kill_of is not None:
-        wanted += [("EPERM", call, comparisons) for call, comparisons in _kill_rules(block_kill_of)]
+        wanted += [Rule("EPERM", call, comparisons) for call, comparisons in _kill_rules(block_kill_of)]
     if block_shared_memory:
-        wanted += [("EPERM", call, ()) for call in SHARED_MEMORY]
+        wanted += [Rule("EPERM", call, ()) for call in SHARED_MEMORY]
         if not _is_s390(binding):        # (there mmap takes a pointer to its arguments)
-            wanted += [("EPERM", call, ((3, MAP_SHARED | MAP_ANONYMOUS, MAP_SHARED | MAP_ANONYMOUS),))
+            wanted += [Rule("EPERM", call, ((3, MAP_SHARED | MAP_ANONYMOUS, MAP_SHARED | MAP_ANONYMOUS),))
                        for call in SHARED_MEMORY_TARGETED]
     rules, blocked, absent = [], [], []
-    for action, call, comparisons in wanted:
-        if _number(binding, call) is None:
-            if call not in absent:
-                absent.append(call)
+    for rule in wanted:
+        if _number(binding, rule.call) is None:
+            if rule.call not in absent:
+                absent.append(rule.call)
             continue
-        rules.append(Rule(action, call, comparisons))
-        if call not in blocked:
-            blocked.append(call)
-    # a name only some architectures have (fcntl64, mmap2 on 32-bit ones) is not worth
-    # reporting as missing when its 64-bit twin is there
-    twins = {"fcntl64": "fcntl", "mmap2": "mmap"}
-    absent = [call for call in absent if twins.get(call) not in blocked]
+        rules.append(rule)
+        if rule.call not in blocked:
+            blocked.append(rule.call)
+    absent = [call for call in absent if TWINS.get(call) not in blocked]
     return Plan(tuple(rules), tuple(blocked), tuple(absent))
 
 
@@ -323,6 +351,7 @@ def _compile(block_kill_of: int | None, block_shared_memory: bool) -> bytes:
         pass
     for rule in plan.rules:
         arguments = [binding.Arg(index, binding.MASKED_EQ, mask, value) for index, mask, value in rule.args]
+        arguments += [binding.Arg(index, binding.NE, value) for index, value in rule.differs]
         program.add_rule(actions[rule.action], _number(binding, rule.call), *arguments)
     with tempfile.TemporaryFile() as exported:
         program.export_bpf(exported)
@@ -424,7 +453,7 @@ def absent_calls(*, block_kill_of: int | None = None, block_shared_memory: bool 
 
 
 def describe(*, block_kill_of: int | None = None, block_shared_memory: bool = False) -> str:
-    """For the isolation name, e.g. "seccomp (libseccomp 2.5.4, 83 calls blocked)";
+    """For the isolation name, e.g. "seccomp (libseccomp 2.5.4, 69 calls blocked)";
     "no seccomp (...)" when there is none."""
     if _disabled():
         return "no seccomp (VERIFY_SECCOMP=off)"

@@ -41,7 +41,8 @@ def test_a_good_entry_loads(tmp_path):
     entry = load_entry(folder / "entry.toml")
     assert (entry.name, entry.label, entry.flags, entry.input, entry.author) == \
         ("Mine", "echo/mine", ("-u",), "args", "me")
-    assert entry.program.source == folder / "cat.py" and entry.program.workdir == folder
+    assert entry.source == folder / "cat.py"          # scored there; run on a copy of it alone
+    assert entry.program.source.read_bytes() == (folder / "cat.py").read_bytes() and entry.program.workdir != folder
 
 
 def test_name_defaults_to_the_folder(tmp_path):

@@ -4,10 +4,18 @@
 naming the field (EntryError). Everything in the folder is hostile: files are read
 through :mod:`verify.files` (bounded, confined to the folder). The contest's own
 table (``[desert]``...) is handed to the contest's ``parse_options``.
+
+An entry's own program (the one run on the cases, scored by its source alone) runs on
+its source alone: a copy of it in a folder of its own, in the compile cache, so that no
+other file of the entry's folder (a helper it could run, entry.toml's text) is there to
+read or run. A contest's role programs run in the entry's folder, all of it theirs.
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
+import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,11 +24,14 @@ from typing import Any
 from verify import challenges
 from verify.challenges.contract import Contest
 from verify.errors import EntryError, VerifyError, quoted
-from verify.files import MAX_ENTRY_TOML_BYTES, FileRefused, read_entry_file, scan_entry_folder
+from verify.files import MAX_ENTRY_TOML_BYTES, MAX_SOURCE_BYTES, FileRefused, read_entry_file, scan_entry_folder
 from verify.programs import entry_program
-from verify.runner import Program
+from verify.runner import Program, artefacts
+from verify.runner.paths import cache_root
 
 ENTRY_FILE = "entry.toml"
+SOURCES = "sources"          # the compile cache's folder of sources alone (one folder per source)
+RUN_FOLDER = "run"           # in one: the folder a run sees, holding the source only
 INPUT_MODES = ("stdin", "args")
 _FIELDS: dict[str, type] = {
     "name": str, "challenge": str, "language": str, "source": str, "flags": list,
@@ -33,12 +44,13 @@ class Entry:
     name: str
     folder: Path
     challenge: Contest
-    program: Program | None           # the program run on the cases (code golf); None: the contest's roles
+    program: Program | None           # run on the cases (code golf), on its source alone; None: the roles
     input: str = "stdin"
     author: str = ""
     description: str = ""
     options: Any = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    source_file: Path | None = None   # the program's source in the entry's folder (what is scored)
 
     @property
     def label(self) -> str:
@@ -51,7 +63,7 @@ class Entry:
 
     @property
     def source(self) -> Path | None:
-        return self.program.source if self.program else None
+        return self.source_file
 
     @property
     def flags(self) -> tuple[str, ...]:
@@ -119,15 +131,50 @@ def load_entry(path: Path | str) -> Entry:
     if (language is None) != (source is None):
         missing = "source" if source is None else "language"
         raise EntryError(label, missing, "missing (language and source go together)")
-    program = None
+    program = declared = None
     if language is not None:
-        program = entry_program(label, "", language, source, data.get("flags", []), folder)
+        declared = entry_program(label, "", language, source, data.get("flags", []), folder)
+        program = source_alone(label, declared, folder)
     elif challenge.needs_program():
         raise EntryError(label, "language", "missing (a code-golf entry needs language and source)")
 
     options = _contest_options(label, challenge, data.get(challenge_name, {}), folder)
     return Entry(name=name, folder=folder, challenge=challenge, program=program, input=input_mode,
-                 author=data.get("author", ""), description=data.get("description", ""), options=options, raw=data)
+                 author=data.get("author", ""), description=data.get("description", ""), options=options, raw=data,
+                 source_file=declared.source if declared else None)
+
+
+def source_alone(label: str, program: Program, folder: Path) -> Program:
+    """`program` running on a copy of its source alone: the cache's folder of that source
+    (keyed by its name and bytes, checked against its manifest before use, stored again when
+    it does not match). Its score counts the source only, so the run sees nothing else."""
+    relative = str(program.source.relative_to(folder))
+    try:
+        source = read_entry_file(folder, relative, MAX_SOURCE_BYTES)
+    except FileRefused as error:
+        raise EntryError(label, "source", str(error)) from None
+    name = program.source.name
+    key = hashlib.sha256(name.encode("utf-8", "surrogateescape") + b"\0" + source).hexdigest()[:32]
+    stored = cache_root() / SOURCES / key
+    if not artefacts.is_intact(stored):
+        try:
+            _store_source(stored, name, source, label)
+        except (OSError, artefacts.ArtefactError) as error:
+            raise VerifyError(f"cannot store {label}'s source in the cache {stored.parent}: "
+                              f"{getattr(error, 'strerror', None) or error}") from None
+    run = stored / RUN_FOLDER
+    return Program(program.language, run / name, program.flags, run)
+
+
+def _store_source(stored: Path, name: str, source: bytes, label: str) -> None:
+    stored.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".source-", dir=stored.parent))
+    try:
+        (work / RUN_FOLDER).mkdir()
+        (work / RUN_FOLDER / name).write_bytes(source)
+        artefacts.store(work, stored, label)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _contest_options(label: str, challenge: Contest, table: dict[str, Any], folder: Path) -> Any:

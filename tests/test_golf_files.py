@@ -1,0 +1,80 @@
+"""Code golf scores the source alone, so the run sees the source alone: a short source
+that runs another file of its folder (a helper, or code hidden in entry.toml's own text)
+finds nothing there, fails its cases and is not ranked at its short source's size."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
+import echo_challenge  # noqa: E402
+from echo_challenge import write_cases, write_entry  # noqa: E402
+
+from verify.cli import main  # noqa: E402
+from verify.entries import load_entry  # noqa: E402
+
+CAT = "import sys\nsys.stdout.write(sys.stdin.read())\n"
+SOLVER = CAT + "# " + "a long, honest solution " * 40 + "\n"      # the file the short source runs
+
+
+@pytest.fixture
+def contest(tmp_path, monkeypatch):
+    echo_challenge.install(monkeypatch)
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "contest"
+    write_cases(root / "testcases" / "echo", {"one": (b"1\n", b"1\n"), "two": (b"2 3\n", b"2 3\n")})
+    entries = root / "submissions" / "echo"
+    write_entry(entries / "honest", "solve.py", SOLVER)
+    helper = write_entry(entries / "helper", "main.py", 'exec(open("solve.py").read())\n')
+    (helper / "solve.py").write_text(SOLVER)
+    write_entry(entries / "toml", "main.py", "exec(open('entry.toml').read().split('\"\"\"')[1])\n",
+                extra=f'description = """{CAT}"""\n')
+    monkeypatch.chdir(root)
+    return root
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def standings() -> dict[str, dict]:
+    result = run("rank", "echo", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    rows = data["standings"] if isinstance(data, dict) else data
+    return {row["entry"]: row for row in rows}
+
+
+def test_a_source_running_another_file_of_its_folder_fails_its_cases(contest):
+    checked = run("check", "submissions/echo/helper", "submissions/echo/toml")
+    assert checked.exit_code != 0, checked.output
+    assert "No such file or directory" in checked.output       # solve.py, entry.toml: not there
+    assert "AC" not in checked.output.split()
+
+
+def test_it_is_not_ranked_at_its_short_source_s_size(contest):
+    board = standings()
+    assert board["echo/honest"]["rank"] == 1 and board["echo/honest"]["passed"]
+    for short in ("echo/helper", "echo/toml"):
+        assert board[short]["rank"] is None and not board[short]["passed"]
+        assert board[short]["bytes"] < board["echo/honest"]["bytes"]     # what it would have won by
+
+
+def test_the_run_sees_the_source_alone_but_the_score_reads_the_entry_s_folder(contest):
+    entry = load_entry(contest / "submissions" / "echo" / "helper")
+    assert entry.program is not None and entry.source is not None
+    assert sorted(p.name for p in entry.program.folder.iterdir()) == ["main.py"]
+    assert entry.source == contest / "submissions" / "echo" / "helper" / "main.py"
+    assert entry.program.source.read_bytes() == entry.source.read_bytes()
+
+
+def test_a_stored_source_changed_behind_verify_s_back_is_stored_again(contest):
+    folder = contest / "submissions" / "echo" / "honest"
+    stored = load_entry(folder).program.source
+    stored.chmod(0o644)
+    stored.write_text("print('tampered')\n")
+    assert load_entry(folder).program.source.read_text() == SOLVER

@@ -100,6 +100,13 @@ def test_a_background_child_dies_with_its_step(tmp_path, accounting):
     assert first.ok and second.ok
 
 
+def test_every_step_is_pid_2_of_a_pid_namespace_of_its_own(tmp_path, accounting):
+    counter = program(tmp_path, 'echo $$ $(ls /proc | grep -c "^[0-9]"); for i in $(seq 30); do /bin/true; done\n')
+    results = [step(counter) for _ in range(3)]
+    assert [r.stdout for r in results] == [b"2 5\n"] * 3, results     # verify-init, bash, $(...), ls, grep
+    assert alone(counter).stdout == b"2 5\n"
+
+
 def test_a_step_that_changes_its_folder_and_cwd_does_not_move_the_next(tmp_path, cgroup):
     mover = program(tmp_path, 'pwd; ls\nmkdir -p elsewhere; cd /tmp && rm -rf "$OLDPWD"/* ; cd /; pwd\n')
     (tmp_path / "keep.txt").write_text("x")

@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 from conftest import machine_modes, mode_id
 
-from verify.runner import Limits
+from verify.runner import Limits, SandboxUnavailable, isolation
 from verify.runner.process import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -241,3 +241,31 @@ def test_no_socket_of_a_normal_users_run_reaches_outside(outside, entry_folder, 
     assert found["exit"] == 0, found
     assert outside.reached() == set(), found["stdout"]
     assert attempts(found["stdout"])["socketpair-stream"] == "ok", found
+
+
+# -- without the filter -------------------------------------------------------------------
+
+@pytest.mark.parametrize("missing", ["VERIFY_SECCOMP=off", "libseccomp cannot be loaded"])
+def test_without_the_filter_the_mode_without_bubblewrap_is_refused(monkeypatch, missing):
+    """Only seccomp keeps the sockets of a run without bubblewrap inside it: no filter, no such run."""
+    if missing == "VERIFY_SECCOMP=off":
+        monkeypatch.setenv("VERIFY_SECCOMP", "off")
+    else:
+        monkeypatch.setattr(isolation.seccomp, "_binding", lambda: None)
+    with pytest.raises(SandboxUnavailable) as refused:
+        isolation.resolve("none", "rlimits")
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith("--sandbox none needs the seccomp filter"), message
+    assert "fix: " in message
+    if shutil.which("bwrap"):                   # bubblewrap's network namespace holds without it
+        assert "seccomp" not in isolation.resolve("bwrap", "rlimits").name
+
+
+def test_without_the_filter_verify_exits_2_with_one_line(tmp_path):
+    verify = shutil.which("verify")
+    if verify is None:
+        pytest.skip("the verify command is not installed")
+    done = subprocess.run([verify, "langs", "--sandbox", "none", "python"], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "VERIFY_SECCOMP": "off", "VERIFY_CACHE": str(tmp_path)})
+    assert done.returncode == 2, done
+    assert len(done.stderr.strip().splitlines()) == 1 and "needs the seccomp filter" in done.stderr, done.stderr

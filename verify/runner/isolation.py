@@ -133,6 +133,8 @@ def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None 
     signals_exposed = bwrap is None and not own_uid and abi < LANDLOCK_SIGNAL_SCOPE
     filter_path = seccomp.filter_file(block_kill_of=os.getpid() if signals_exposed else None,
                                       block_shared_memory=cgroup_setup is None) if seccomp.available() else None
+    if bwrap is None and filter_path is None:
+        raise _no_socket_filter()
     chosen = Isolation(policy=policy, bwrap=bwrap, helper=helper, cgroups=cgroup_setup, seccomp=filter_path,
                        landlock_abi=abi, own_uid=own_uid, temp_root=default_temp_root(),
                        setpriv=shutil.which("setpriv"), accounting_policy=accounting)
@@ -142,6 +144,14 @@ def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None 
             raise SandboxUnavailable(f"{chosen.name}: {failed}")
         raise SandboxUnavailable(f"{chosen.name}: {failed}; fix: {machine.sandbox_fix()}")
     return chosen
+
+
+def _no_socket_filter() -> SandboxUnavailable:
+    """Without bubblewrap only the seccomp filter keeps a run's sockets inside the run."""
+    return SandboxUnavailable(f"--sandbox none needs the seccomp filter, and here there is {seccomp.describe()}: "
+                              "without it a run's sockets reach the host (UDP, the Unix sockets of the "
+                              "judge's uid); fix: unset VERIFY_SECCOMP and install libseccomp2 (apt-get "
+                              "install libseccomp2), or install bubblewrap (apt-get install bubblewrap)")
 
 
 def policy_from_environment() -> str:

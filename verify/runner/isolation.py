@@ -19,7 +19,8 @@ processes and CPU time.
   differ, `differences`).
 
 Whatever the policies, a run also gets what the machine allows of a seccomp filter,
-Landlock, and a fresh uid when verify is root. `Isolation.name` says exactly which, and
+Landlock, and a fresh uid when verify is root; without bubblewrap the filter is required
+(exit 2 without it): there it alone keeps a run's sockets inside the run. `Isolation.name` says exactly which, and
 every result carries it.
 
 An `Isolation` holds everything a run's isolation depends on, resolved once (from the

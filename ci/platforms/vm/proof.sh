@@ -4,7 +4,8 @@
 # Python hog, 2.5 GiB into /dev/shm, bash and Python fork bombs, setsid daemons).
 # Prints the cgroup set-up verify gets, each entry's verdict with --memory 256 (--time 5,
 # and 30 for the hogs: software emulation is slow), what is alive and left after a verify
-# killed with SIGKILL during a run, and bench_cgroup's figures.
+# killed with SIGKILL during a run, a stale scope the next verify empties, and
+# bench_cgroup's figures.
 hostile=${1:?usage: proof.sh HOSTILE_ENTRIES_DIR}
 lingering=$(dirname "$0")/lingering
 echo "root cgroup's subtree_control: $(cat /sys/fs/cgroup/cgroup.subtree_control)"
@@ -48,5 +49,18 @@ timeout 300 verify check $hostile/memhog --case g03-3x3 --memory 256 --time 5 > 
 sleep 2
 echo "after the next verify: $(find /sys/fs/cgroup -type d -name 'verify-[0-9]*' | sed 's#/sys/fs/cgroup##' | tr '\n' ' ')"
 echo "its processes alive: $(pgrep -c -f 'sleep 3072')"
+echo "--- a stale scope as a killed verify leaves it"
+# a stale scope as a killed verify leaves it: named verify-<dead tag>.scope, a process in its run group
+user=; [ "$(id -u)" != 0 ] && user=--user
+systemd-run $user --scope --unit verify-99999-1.scope -p Delegate=yes --quiet sleep 3073 &
+sleep 3
+scope=$(find /sys/fs/cgroup -type d -name verify-99999-1.scope)
+mkdir "$scope/verify-99999-1-0a1b2c3d" && echo "$(pgrep -f 'sleep 3073')" > "$scope/verify-99999-1-0a1b2c3d/cgroup.procs"
+echo "before: $(find /sys/fs/cgroup -type d -name 'verify-[0-9]*' | sed 's#/sys/fs/cgroup##' | tr '\n' ' '); alive: $(pgrep -c -f 'sleep 3073')"
+python3 -c "
+from verify.runner import cgroup
+print('setup:', cgroup.probed_setup())"
+sleep 2
+echo "after: $(find /sys/fs/cgroup -type d -name 'verify-[0-9]*' | sed 's#/sys/fs/cgroup##' | tr '\n' ' '); alive: $(pgrep -c -f 'sleep 3073')"
 echo "--- bench_cgroup"
 timeout 900 python3 tests/benchmarks/bench_cgroup.py --repeat 30 --runs 3

@@ -12,7 +12,8 @@ a stream socketpair between two of its own processes still works.
 
 A control runs the same program unsandboxed: every listener hears it, so the test can fail.
 
-As root the folder is outside /tmp (in /var/tmp) and in /tmp; as a normal user (the user
+As root the folder is outside /tmp (in /var/tmp) and in /tmp, and visible to the run in
+every mode; as a normal user (the user
 verify-test, through runuser, with --accounting rlimits: a user has no cgroup on this
 host) in /tmp, where the judge's own daemons keep theirs."""
 from __future__ import annotations
@@ -178,8 +179,10 @@ def test_unsandboxed_the_program_reaches_every_listener(outside, entry_folder):
 @pytest.mark.parametrize("mode", machine_modes(), ids=mode_id)
 def test_no_socket_of_a_run_reaches_outside(outside, entry_folder, use_isolation, mode):
     chosen = use_isolation(*mode)
+    # the listeners' folder is made visible (read-only) in every mode: under bubblewrap a
+    # pathname socket is reached across the network namespace, a read-only mount or not
     result = run_command(["python3", "reach_out.py", *outside.argv()], workdir=entry_folder,
-                         limits=Limits(wall_time=60), isolation=chosen)
+                         limits=Limits(wall_time=60), isolation=chosen, readonly=[outside.folder])
     stdout = result.stdout.decode(errors="replace")
     print(result.isolation, stdout, sep="\n")
     assert result.exit_code == 0, result

@@ -21,7 +21,7 @@ from verify.challenges.contract import BatchTask
 from verify.commands.jobs import CaseJob, run_case
 from verify.errors import JudgeFailure
 from verify.grading import Grader, LocalRunner, grade_batch
-from verify.runner import Limits, Program, SandboxUnavailable, isolation, machine, run_program
+from verify.runner import Limits, Program, SandboxUnavailable, cgroup, isolation, machine, run_program
 from verify.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,3 +143,16 @@ def test_on_a_host_the_fix_follows_what_restricts_it(monkeypatch):
     assert "systemd-run --user --scope -p Delegate=yes" in machine.cgroup_fix()
     monkeypatch.setattr(machine, "cgroup_v2_only", lambda: False)
     assert "as root" in machine.cgroup_fix()
+
+
+def test_a_run_whose_cgroup_cannot_be_made_is_the_judges_failure(program, tmp_path, use_isolation):
+    """Once cgroups are in force, a run never goes without one quietly (its verdicts would
+    come from other counts than every other run's)."""
+    if cgroup.probed_setup() is None:
+        pytest.skip("no cgroup per run on this machine")
+    chosen = use_isolation("none", cgroups=True)
+    gone = cgroup.CgroupSetup(chosen.cgroups.version,
+                              tuple((name, tmp_path / "no-such-cgroup") for name, _ in chosen.cgroups.parents))
+    with pytest.raises(cgroup.RunCgroupFailed, match="cannot make a run's cgroup") as failed:
+        run_program(program, isolation=dataclasses.replace(chosen, cgroups=gone))
+    assert isinstance(failed.value, JudgeFailure) and "\n" not in str(failed.value)

@@ -17,9 +17,10 @@ starts the program, which works inside bubblewrap too.
 Used by default where the machine gives us groups to write: v1 with the memory, pids and
 cpuacct hierarchies (as root), else v2 in a folder of our own that cgroup_delegation.py
 finds or asks systemd for, once per process and only when a run first needs a cgroup.
-Where none can be had, `unavailable_reason()` says why in one line. `VERIFY_CGROUP=off`
-turns cgroups off. Any failure to make one for a run means "no cgroup" for that run, and
-the run's `accounting` says so.
+Where none can be had, `unavailable_reason()` says why in one line (`--accounting
+rlimits` goes without, asked for by name). Once cgroups are in force, a run whose group
+cannot be made is the judge's failure (`RunCgroupFailed`), never a run judged quietly
+without one.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from verify.errors import JudgeFailure
 from verify.runner import cgroup_delegation, reaper
 
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
@@ -58,11 +60,6 @@ class CgroupUsage:
     peak_memory: int         # bytes: the group's peak charge
     oom_kills: int           # processes the kernel killed at the memory limit
     forks_refused: int       # forks refused at the process limit
-
-
-def cgroups_wanted() -> bool:
-    """Whether runs should get a cgroup where the machine allows one (not VERIFY_CGROUP=off)."""
-    return os.environ.get("VERIFY_CGROUP", "").lower() not in ("off", "0", "no", "none")
 
 
 @cache
@@ -257,10 +254,17 @@ def remove_group_folder(folder: Path, timeout: float = 5.0) -> None:
     reaper.empty_and_remove_cgroup(folder, timeout)
 
 
-def create_run_cgroup(setup: CgroupSetup, memory: int, processes: int) -> RunCgroup | None:
-    """A new group for one run under `setup`; None when it cannot be made (the run then
-    goes without one, and its accounting says so)."""
+class RunCgroupFailed(JudgeFailure):
+    """A run's cgroup cannot be made although cgroups are in force: the judge's failure."""
+
+
+def create_run_cgroup(setup: CgroupSetup, memory: int, processes: int) -> RunCgroup:
+    """A new group for one run under `setup`; RunCgroupFailed when it cannot be made (a
+    run without one would be judged by other counts than every other run of the command)."""
     try:
         return RunCgroup.create(setup, memory, processes)
-    except OSError:
-        return None
+    except OSError as error:
+        where = setup.parent_folders[0] if setup.parent_folders else "?"
+        raise RunCgroupFailed(f"cannot make a run's cgroup in {where}: {error.strerror or error}; "
+                              f"fix: keep that folder writable by verify and below its cgroup.max.descendants, "
+                              f"or choose --accounting rlimits") from None

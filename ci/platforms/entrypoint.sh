@@ -21,7 +21,7 @@ delegate_v2() {
     own=$root$(sed -n 's/^0:://p' /proc/self/cgroup)
     own=${own%/}
     mkdir -p "$own/init" "$own/$user" || return 1
-    for pid in $(cat "$own/cgroup.procs"); do echo "$pid" > "$own/init/cgroup.procs" 2>/dev/null || true; done
+    while read -r pid; do echo "$pid" > "$own/init/cgroup.procs" 2>/dev/null || true; done < "$own/cgroup.procs"
     echo "+memory +pids +cpu" > "$own/cgroup.subtree_control" || return 1
     for file in "" /cgroup.procs /cgroup.subtree_control /cgroup.threads; do
         chown "$user" "$own/$user$file" || return 1

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the platform scripts: prepare_share SHARE fills SHARE with what a machine under
 # test needs to measure verify with no network: src/ (a `git archive` of HEAD of this
 # checkout, so only committed code is measured), commit (its hash), wheels/ (every Python

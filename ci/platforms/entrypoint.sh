@@ -21,7 +21,8 @@ delegate_v2() {
     own=$root$(sed -n 's/^0:://p' /proc/self/cgroup)
     own=${own%/}
     mkdir -p "$own/init" "$own/$user" || return 1
-    while read -r pid; do echo "$pid" > "$own/init/cgroup.procs" 2>/dev/null || true; done < "$own/cgroup.procs"
+    procs=$(cat "$own/cgroup.procs")   # read whole before any moves out of it
+    printf '%s\n' "$procs" | while read -r pid; do echo "$pid" > "$own/init/cgroup.procs" 2>/dev/null || true; done
     echo "+memory +pids +cpu" > "$own/cgroup.subtree_control" || return 1
     for file in "" /cgroup.procs /cgroup.subtree_control /cgroup.threads; do
         chown "$user" "$own/$user$file" || return 1

@@ -11,8 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify.errors import VerifyError
+from verify.files import FileRefused
+from verify.runner import Program, prepare, run_program
 from verify.runner import flags as flags_module
-from verify.runner.flags import FlagError, FlagRule, allowed_flags, bundles_letters, check_flags, refused_flags
+from verify.runner.flags import (
+    FlagError,
+    FlagRule,
+    allowed_flags,
+    bundles_letters,
+    check_flags,
+    flag_paths,
+    refused_flags,
+)
 from verify.runner.languages import TABLE_PATH as LANGUAGES_TABLE
 from verify.runner.languages import languages
 
@@ -134,7 +144,7 @@ def test_dangerous_flags_are_refused_with_one_line_naming_them(language, flags, 
     ("c", ["-wrapper", "/bin/sh,-c,id"], "flag '-wrapper' is not allowed for c (it can run another program)"),
     ("c", ["--frobnicate"], "flag '--frobnicate' is not in the allow-list for c (see docs/flags.md)"),
     ("c", ["-include", "/etc/passwd"],
-     "flag '-include /etc/passwd' is not allowed for c (the path '/etc/passwd' is outside"),
+     "flag '-include /etc/passwd' is not allowed for c (the path '/etc/passwd' is absolute: name it relative"),
     ("c", ["-include", "../x.h"], "'..' in the path '../x.h'"),
     ("c", ["-include"], "flag '-include' is not allowed for c (it needs a value after it)"),
     ("perl", ["-lane"], "flag '-lane' is not allowed for perl (-e: "),
@@ -230,9 +240,23 @@ def test_allowed_flags_pass(language, flags, folder):
     check_flags(language, flags, folder)
 
 
-def test_an_absolute_path_inside_the_folder_passes(folder):
-    check_flags("c", ["-include", str(folder / "golf.h"), f"-I{folder / 'lib'}"], folder)
-    check_flags("perl", [f"-I{folder}/lib"], folder)
+def test_an_absolute_path_is_refused_even_inside_the_folder(folder):
+    # (a build copies what flags name into its folder and keys its artefact by it: by
+    # the path relative to the entry's folder)
+    for flags in (["-include", str(folder / "golf.h")], [f"-I{folder / 'lib'}"], ["-isystem", str(folder)]):
+        message = refusal("c", flags, folder)
+        assert "is absolute: name it relative to the entry's folder" in message and "\n" not in message, message
+    assert "is absolute" in refusal("perl", [f"-I{folder}/lib"], folder)
+    assert "is absolute" in refusal("java", ["-sourcepath", f"lib:{folder}/lib"], folder)
+    check_flags("c", ["-I/usr/include", "-isystem", "/usr/local/include"], folder)   # system include folders
+
+
+def test_flag_paths_are_the_paths_inside_the_folder_that_flags_name(folder):
+    assert flag_paths("c", ["-O2", "-Ilib", "-include", "golf.h", "-I/usr/include", "-iquote", "./lib",
+                            "-I."], folder) == ["lib", "golf.h", "lib", "."]
+    assert flag_paths("java", ["-sourcepath", "lib:."], folder) == ["lib", "."]
+    assert flag_paths("perl", ["-Ilib", "-w"], folder) == ["lib"]
+    assert flag_paths("c", ["-O2"], folder) == [] and flag_paths("c", [], folder) == []
 
 
 def test_a_relative_folder_argument_is_resolved(folder, monkeypatch):
@@ -299,7 +323,7 @@ def test_include_inside_the_folder_passes_and_outside_is_refused(folder, tmp_pat
                 "link.h", "etc/passwd", "./../x.h"):
         for flags in (["-include", bad], [f"-include{bad}"], ["-imacros", bad]):
             message = refusal("c", flags, folder)
-            assert "outside the entry's folder" in message or "'..'" in message, message
+            assert "outside the entry's folder" in message or "'..'" in message or "absolute" in message, message
     for bad in ("etc", "/etc", "..", "/tmp"):
         refusal("c", ["-I", bad], folder)
         refusal("perl", [f"-I{bad}"], folder)
@@ -309,7 +333,7 @@ def test_include_inside_the_folder_passes_and_outside_is_refused(folder, tmp_pat
 def test_a_symlinked_folder_is_its_own_target(tmp_path, folder):
     alias = tmp_path / "alias"
     os.symlink(folder, alias)
-    check_flags("c", ["-include", "golf.h", "-include", str(folder / "golf.h")], alias)
+    check_flags("c", ["-include", "golf.h", "-Ilib"], alias)
 
 
 # --- the property: a refused prefix is refused whatever follows ----------------------------
@@ -399,3 +423,72 @@ def test_allowed_perl_split_patterns_split(pattern, fields, tmp_path):
     result = subprocess.run(["perl", f"-F{pattern}", "-lan", str(source)], input=b"a,b c\n",
                             capture_output=True, timeout=20)
     assert result.stdout.decode().strip() == fields, result.stderr
+
+
+# --- builds: what the flags name is copied into the build and keys its artefact ----------
+
+needs_cc = pytest.mark.skipif(not shutil.which("gcc"), reason="needs gcc")
+SAY = '#include "word.h"\n#include <stdio.h>\nint main(void) { SAY(WORD); return 0; }\n'
+
+
+def _entry(tmp_path: Path) -> Path:
+    entry = tmp_path / "said"
+    (entry / "inc" / "deep").mkdir(parents=True)
+    (entry / "inc" / "word.h").write_text('#include "deep/spelling.h"\n')
+    (entry / "inc" / "deep" / "spelling.h").write_text('#define WORD "one"\n')
+    (entry / "golf.h").write_text("#define SAY(s) puts(s)\n")
+    (entry / "say.c").write_text(SAY)
+    return entry
+
+
+@needs_cc
+def test_an_include_folder_and_file_inside_the_entry_build_and_the_artefact_holds_neither(tmp_path):
+    entry = _entry(tmp_path)
+    program = Program("c", entry / "say.c", flags=("-Iinc", "-include", "golf.h"))
+    built = prepare(program)
+    assert run_program(program).stdout == b"one\n"
+    assert built.build is not None
+    assert sorted(path.name for path in built.build.rglob("*") if path.suffix in (".h", ".c")) == []
+
+
+@needs_cc
+def test_a_changed_header_a_flag_names_is_rebuilt(tmp_path):
+    entry = _entry(tmp_path)
+    program = Program("c", entry / "say.c", flags=("-Iinc", "-include", "golf.h"))
+    first = prepare(program).build
+    assert prepare(program).build == first                     # nothing changed: the cached artefact
+    (entry / "inc" / "deep" / "spelling.h").write_text('#define WORD "two"\n')
+    second = prepare(program).build
+    assert second != first and run_program(program).stdout == b"two\n"
+    (entry / "golf.h").write_text('#define SAY(s) printf("%s!\\n", s)\n')
+    assert prepare(program).build not in (first, second) and run_program(program).stdout == b"two!\n"
+    (entry / "inc" / "unused.h").write_text("\n")                 # any file below a named folder counts
+    assert prepare(program).build not in (first, second)
+
+
+@needs_cc
+def test_a_header_on_the_include_path_is_no_file_of_the_entry(tmp_path):
+    entry = _entry(tmp_path)
+    (entry / "say.c").write_text('int main(void) { puts("std"); return 0; }\n')
+    program = Program("c", entry / "say.c", flags=("-include", "stdio.h"))
+    assert run_program(program).stdout == b"std\n"
+
+
+@pytest.mark.parametrize("flags", [("-I", "/tmp"), ("-Iinc/../..",), ("-include", "../golf.h"),
+                                   ("-include", "/etc/passwd"), ("-I{entry}/inc",)])
+def test_an_absolute_or_dotdot_path_is_refused_with_one_line(tmp_path, flags):
+    entry = _entry(tmp_path)
+    program = Program("c", entry / "say.c", flags=tuple(flag.format(entry=entry) for flag in flags))
+    with pytest.raises(FlagError) as caught:
+        prepare(program)
+    message = str(caught.value)
+    assert "\n" not in message and ("absolute" in message or "'..'" in message), message
+
+
+def test_a_link_out_of_the_entry_below_a_named_folder_is_refused_with_one_line(tmp_path):
+    entry = _entry(tmp_path)
+    (tmp_path / "secret.h").write_text('#define WORD "secret"\n')
+    os.symlink(tmp_path / "secret.h", entry / "inc" / "deep" / "spelling.h.new")
+    with pytest.raises(FileRefused) as caught:
+        prepare(Program("c", entry / "say.c", flags=("-Iinc",)))
+    assert "out of the entry folder" in str(caught.value) and "\n" not in str(caught.value)

@@ -2,7 +2,10 @@
 
 The cache lives in $VERIFY_CACHE, else $XDG_CACHE_HOME/verify, else ~/.cache/verify.
 An artefact is keyed by the digest of (language table entry, compiler path, flags,
-source bytes). Flags are checked against the language's allow-list (flags.toml) first.
+source bytes, the files the flags name). Flags are checked against the language's
+allow-list (flags.toml) first; the files and folders inside the entry's folder that they
+name (`-Iinc`, `-include golf.h`, `-sourcepath lib`) are copied into the build's folder
+at the same relative paths, and removed from it before the artefact is stored.
 The compiler runs in a sandbox like any run, in a private build folder; what it made
 is then copied into the cache by verify itself (artefacts.py), with a manifest of
 digests checked before every use.
@@ -22,10 +25,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from verify.errors import VerifyError
-from verify.files import MAX_SOURCE_BYTES, FileRefused, read_entry_file
+from verify.files import (
+    MAX_SOURCE_BYTES,
+    EntryFile,
+    FileRefused,
+    TreeDigest,
+    read_entry_file,
+    scan_entry_folder,
+    shown_name,
+)
 from verify.runner import artefacts, reaper
 from verify.runner.backends import is_system_path
-from verify.runner.flags import check_flags
+from verify.runner.flags import flag_paths
 from verify.runner.isolation import Isolation, current
 from verify.runner.languages import Language, expand, get_language, java_main_class
 from verify.runner.limits import Limits
@@ -81,10 +92,52 @@ class Prepared:
                      memory_extra=self.language.memory_extra, env=self.language.env)
 
 
-def _digest(language: Language, tools: dict[str, str], program: Program, source: bytes, build_key: str) -> str:
+def _digest(language: Language, tools: dict[str, str], program: Program, source: bytes, build_key: str,
+            inputs: Inputs) -> str:
     fields = [language.key, list(language.compile), tools, list(program.flags)] + ([build_key] if build_key else [])
     key = json.dumps(fields).encode()
+    if inputs:
+        digest = TreeDigest("verify build inputs")
+        for name, data in inputs:
+            digest.file(name, 0, data)
+        key += b"\0" + digest.hexdigest().encode()
     return hashlib.sha256(key + b"\0" + source).hexdigest()[:32]
+
+
+Inputs = list[tuple[str, bytes]]
+
+
+def _flag_inputs(folder: Path, named: Sequence[str]) -> Inputs:
+    """The regular files the flags name (a file, or every file below a folder; "." the
+    whole folder), by path relative to the entry's folder, sorted, each read as an entry's
+    file is (inside the folder, links to files followed, bounded: else FileRefused). A
+    name not in the folder (`-include stdio.h`, found on the include path) brings nothing."""
+    if not named:
+        return []
+    items = {item.relative: item for item in scan_entry_folder(folder, folders=True)}
+
+    def is_folder(item: EntryFile) -> bool:
+        target = items.get(item.target) if item.target is not None else None
+        return item.folder or (target is not None and target.folder)
+
+    wanted: set[str] = set()
+    for name in named:
+        item = items.get(name)
+        if item is not None and not is_folder(item):
+            wanted.add(name)
+            continue
+        if item is None and name != ".":
+            continue
+        if item is not None and item.target is not None:
+            raise FileRefused(f"{shown_name(name)}, named by a flag, is a link to a folder: name the folder itself")
+        prefix = "" if name == "." else name + "/"
+        for relative, below in items.items():
+            if relative.startswith(prefix) and not below.folder:
+                if is_folder(below):
+                    raise FileRefused(f"{shown_name(relative)} is a link to a folder, below a folder a flag "
+                                      "names (a build copies the files below it, not links to folders)")
+                wanted.add(relative)
+    return [(name, read_entry_file(folder, name, MAX_SOURCE_BYTES)) for name in sorted(wanted)]
 
 
 def prepare(program: Program, *, isolation: Isolation | None = None, build_key: str = "") -> Prepared:
@@ -94,16 +147,17 @@ def prepare(program: Program, *, isolation: Isolation | None = None, build_key: 
     isolation never stands for one under another). Raises CompileError,
     MissingInterpreter, FlagError, or VerifyError (unknown language, unreadable source)."""
     language = get_language(program.language)
-    check_flags(language.key, program.flags, program.folder)
+    named = flag_paths(language.key, program.flags, program.folder)
     tools = language.tools()
     source = _read_source(program.source)
     main_class = java_main_class(source) if "{class}" in " ".join(language.run + (language.source_name,)) else "Main"
     readonly = tuple(language.extra_bind_paths()) + tuple(_tool_prefixes(tools))
     if not language.compiled:
         return Prepared(program, language, tools, None, main_class, readonly)
-    build = cache_root() / language.key / _digest(language, tools, program, source, build_key)
+    inputs = _flag_inputs(program.folder, named)
+    build = cache_root() / language.key / _digest(language, tools, program, source, build_key, inputs)
     if not artefacts.is_intact(build):
-        _compile(program, language, tools, source, main_class, build,
+        _compile(program, language, tools, source, inputs, main_class, build,
                  isolation if isolation is not None else current())
     return Prepared(program, language, tools, build, main_class, readonly + (build,))
 
@@ -122,7 +176,7 @@ def _tool_prefixes(tools: dict[str, str]) -> list[Path]:
     return [Path(t).parent.parent for t in tools.values() if not is_system_path(Path(t))]
 
 
-def _compile(program: Program, language: Language, tools: dict[str, str], source: bytes,
+def _compile(program: Program, language: Language, tools: dict[str, str], source: bytes, inputs: Inputs,
              main_class: str, build: Path, isolation: Isolation) -> None:
     """Build in a private folder, as the sandbox of a run (fresh uid, no capabilities, only
     that folder writable, no network, limits); then copy what it made into the cache,
@@ -134,6 +188,9 @@ def _compile(program: Program, language: Language, tools: dict[str, str], source
         work.mkdir(mode=0o777)
         os.chmod(work, 0o777)               # the build's own uid writes here (and only here)
         source_name = language.source_name.format(name=program.source.name, **{"class": main_class})
+        for name, data in inputs:                   # what the flags name, where they name it
+            (work / name).parent.mkdir(parents=True, exist_ok=True, mode=0o755)
+            (work / name).write_bytes(data)
         (work / source_name).write_bytes(source)
         values = {**tools, "source": str(work / source_name), "build": str(work),
                   "class": main_class, "memory_mb": str(COMPILE_LIMITS.memory_mb)}
@@ -144,9 +201,24 @@ def _compile(program: Program, language: Language, tools: dict[str, str], source
         if result.exit_code != 0 or result.limit is not None:
             raise _compile_error(program, source_name, work, result)
         (work / source_name).unlink(missing_ok=True)
+        _remove_inputs(work, inputs)
         artefacts.store(work, build, label=program.source.name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _remove_inputs(work: Path, inputs: Inputs) -> None:
+    """Take the copied files (and the folders made for them, once empty) out of the build's
+    folder: the artefact is what the compiler made."""
+    folders: set[Path] = set()
+    for name, _ in inputs:
+        (work / name).unlink(missing_ok=True)
+        folders.update(parent for parent in (work / name).parents if parent.is_relative_to(work) and parent != work)
+    for folder in sorted(folders, key=lambda path: -len(path.parts)):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass                                    # the compiler put something there: kept
 
 
 def _compile_error(program: Program, source_name: str, work: Path, result: RunResult) -> CompileError:

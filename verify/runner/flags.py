@@ -67,18 +67,28 @@ class FlagRule(NamedTuple):
 def check_flags(language_key: str, flags: Sequence[str], folder: Path) -> None:
     """Raise FlagError (one line naming the first refused flag) unless every flag is allowed.
 
-    `folder` is the entry's folder: paths in values (-include, -I, perl -I) must resolve
-    inside it (symlinks followed), relative ones being taken relative to it."""
+    `folder` is the entry's folder: paths in values (-include, -I, perl -I) are relative
+    to it, with no '..', and must resolve inside it (symlinks followed); only the -I
+    family may also name a system include folder by its absolute path."""
+    flag_paths(language_key, flags, folder)
+
+
+def flag_paths(language_key: str, flags: Sequence[str], folder: Path) -> list[str]:
+    """Check the flags as `check_flags` does; return the paths inside the entry's folder
+    that they name, relative to it, in order ("." for the folder itself). A build copies
+    them into its folder and keys its artefact by them."""
     flags = list(flags)
+    named: list[str] = []
     if not flags:
-        return
+        return named
     if language_key not in _raw():
         raise FlagError(language_key, str(flags[0]), f"no flag allow-list for {language_key!r} in {TABLE_PATH.name}")
     policy = _policy(language_key)
     folder = Path(folder).resolve()
     index = 0
     while index < len(flags):
-        index = _check_at(policy, flags, index, folder)
+        index = _check_at(policy, flags, index, folder, named)
+    return named
 
 
 def allowed_flags(language_key: str) -> list[FlagRule]:
@@ -257,7 +267,7 @@ def _normal(policy: _Policy, word: str) -> str:
     return word
 
 
-def _check_at(policy: _Policy, flags: list[str], index: int, folder: Path) -> int:
+def _check_at(policy: _Policy, flags: list[str], index: int, folder: Path, named: list[str]) -> int:
     """Check the flag at `index` (with the value words it takes); return the next index."""
     word = flags[index]
     if not isinstance(word, str):
@@ -269,8 +279,8 @@ def _check_at(policy: _Policy, flags: list[str], index: int, folder: Path) -> in
         raise FlagError(policy.key, word, reason)
     if (policy.style == "clusters" and len(word) > 1 and word[0] in policy.signs
             and not word.startswith("--")):
-        return _check_cluster(policy, flags, index, folder)
-    return _check_word(policy, flags, index, text, folder)
+        return _check_cluster(policy, flags, index, folder, named)
+    return _check_word(policy, flags, index, text, folder, named)
 
 
 def _no_control(policy: _Policy, flag: str, text: str) -> None:
@@ -292,7 +302,8 @@ def _next_value(policy: _Policy, flags: list[str], at: int, shown: str) -> str:
     return value
 
 
-def _check_word(policy: _Policy, flags: list[str], index: int, text: str, folder: Path) -> int:
+def _check_word(policy: _Policy, flags: list[str], index: int, text: str, folder: Path,
+                named: list[str]) -> int:
     word = flags[index]
     candidates = sorted((rule for name, rule in policy.options.items() if text.startswith(name)),
                         key=lambda rule: -len(rule.name))
@@ -320,7 +331,7 @@ def _check_word(policy: _Policy, flags: list[str], index: int, text: str, folder
             reason = _denied(policy, f"{target.name}{target.glued}{value}")
             if reason:
                 raise FlagError(policy.key, shown, reason)
-            failure = _value_problem(target, value, folder)
+            failure = _value_problem(target, value, folder, named)
             if failure is None:
                 return index + consumed
             if problem is None:
@@ -332,7 +343,7 @@ def _check_word(policy: _Policy, flags: list[str], index: int, text: str, folder
     raise FlagError(policy.key, word, f"see {DOCS}", unlisted=True)
 
 
-def _check_cluster(policy: _Policy, flags: list[str], index: int, folder: Path) -> int:
+def _check_cluster(policy: _Policy, flags: list[str], index: int, folder: Path, named: list[str]) -> int:
     word = flags[index]
     sign, position, consumed = word[0], 1, 1
     while position < len(word):
@@ -367,27 +378,32 @@ def _check_cluster(policy: _Policy, flags: list[str], index: int, folder: Path) 
         reason = _denied(policy, sign + letter + value)
         if reason:
             raise FlagError(policy.key, shown, f"{sign}{letter}: {reason}")
-        failure = _value_problem(rule, value, folder)
+        failure = _value_problem(rule, value, folder, named)
         if failure is not None:
             raise FlagError(policy.key, shown, f"{sign}{letter}: {failure}; allowed: {rule.show}; see {DOCS}")
     return index + consumed
 
 
-def _value_problem(rule: _Rule, value: str, folder: Path) -> str | None:
-    """Why `value` is not a value this rule takes, or None."""
+def _value_problem(rule: _Rule, value: str, folder: Path, named: list[str]) -> str | None:
+    """Why `value` is not a value this rule takes, or None (then the paths inside the
+    entry's folder it names are added to `named`)."""
     if rule.values and not any(pattern.fullmatch(value) for pattern in rule.values):
         return f"the value {_shown(value)} is not one it takes" if value else "it needs a value"
     if rule.path:
+        inside = []
         for part in (value.split(":") if rule.path_list else [value]):
             failure = _path_problem(part, folder, rule.path == "folder-or-system")
             if failure:
                 return failure
+            if not Path(part).is_absolute():          # (an absolute one is a system include folder)
+                inside.append(str(Path(part)))
+        named.extend(inside)
     return None
 
 
 def _path_problem(value: str, folder: Path, system: bool) -> str | None:
-    """Why the path `value` (relative to `folder`) is not inside `folder` (or, with
-    `system`, a system include folder), or None. Symlinks are followed."""
+    """Why the path `value` is not a path relative to `folder` and inside it (symlinks
+    followed), nor, with `system`, the absolute path of a system include folder; or None."""
     if not value:
         return "an empty path"
     if value == "-":
@@ -395,14 +411,23 @@ def _path_problem(value: str, folder: Path, system: bool) -> str | None:
     path = Path(value)
     if ".." in path.parts:
         return f"'..' in the path {_shown(value)}"
+    if path.is_absolute():
+        if system and _system_include(path):
+            return None
+        return (f"the path {_shown(value)} is absolute: name it relative to the entry's folder"
+                + (" (or name a system include folder)" if system else ""))
     try:
-        resolved = (path if path.is_absolute() else folder / path).resolve()
+        resolved = (folder / path).resolve()
     except (OSError, RuntimeError):
         return f"the path {_shown(value)} cannot be resolved"
     if resolved.is_relative_to(folder):
         return None
-    if system and any(resolved.is_relative_to(Path(d).resolve()) for d in SYSTEM_INCLUDE_DIRS):
-        return None
-    where = "the entry's folder" + (" and the system include folders" if system else "")
-    leads = "leads" if not path.is_absolute() or resolved != path else "is"
-    return f"the path {_shown(value)} {leads} outside {where}"
+    return f"the path {_shown(value)} leads outside the entry's folder"
+
+
+def _system_include(path: Path) -> bool:
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return any(resolved.is_relative_to(Path(d).resolve()) for d in SYSTEM_INCLUDE_DIRS)

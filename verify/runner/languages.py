@@ -24,6 +24,9 @@ SELFTEST_INPUT = "hello\n"
 # what a compile, run or version argv may name (each command's values, see build.py)
 ARGV_PLACEHOLDERS = {"interpreter", "compiler", "source", "build", "class", "flags", "args", "memory_mb", "flagword"}
 QUOTED_ERROR = 200              # characters of an error line quoted at most
+# every language's environment unless it says otherwise: an empty home of the run's own (its
+# temporary folder), never the entry's folder, whose dotfiles would configure the interpreter
+DEFAULT_ENV = {"HOME": "{tmp}"}
 
 
 class MissingInterpreter(VerifyError):
@@ -198,7 +201,7 @@ def _language(key: str, table: dict[str, Any]) -> Language:
     _check_error_line(key, present.get("error_line", "last"))
     for name in ("compile", "run", "version"):
         _check_placeholders(key, name, present.get(name, ()))
-    return Language(key=key, env=dict(table.get("env", {})), **present)
+    return Language(key=key, env={**DEFAULT_ENV, **table.get("env", {})}, **present)
 
 
 def _check_error_line(key: str, rule: object) -> None:

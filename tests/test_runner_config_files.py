@@ -1,0 +1,109 @@
+"""What interpreters read besides the source: a folder of tests/fixtures/hostile/config-*/
+per language holds a program printing "plain" beside the configuration files its
+interpreter (or compiler) could read from its working folder or its home: site and user
+customisation, php.ini, .Rprofile, .zshenv, .erlang, go.mod... Each is run through the real
+runner in every sandbox policy the machine offers (without one, a home inside the entry's
+folder would make those files the interpreter's own): it prints "plain" and nothing else.
+Flags that load code, read a file or run a program are refused."""
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
+import echo_challenge  # noqa: E402
+
+from verify.entries import load_entry  # noqa: E402
+from verify.runner import CompileError, Limits, Program, get_language, run_program  # noqa: E402
+from verify.runner.flags import FlagError, check_flags  # noqa: E402
+from verify.runner.languages import find_program  # noqa: E402
+
+HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
+LIMITS = Limits(wall_time=20.0, cpu_time=10.0, memory=512 << 20)
+POLICIES = ["bwrap", "none"] if shutil.which("bwrap") else ["none"]
+SOURCES = {
+    "python": "main.py", "vyxal": "main.vy", "perl": "main.pl", "php": "main.php", "r": "main.r",
+    "ruby": "main.rb", "scheme": "main.scm", "forth": "main.fs", "elixir": "main.exs", "zsh": "main.zsh",
+    "bash": "main.sh", "dash": "main.dash", "tcl": "main.tcl", "bc": "main.bc", "go": "main.go",
+    "haskell": "main.hs", "rust": "main.rs",
+}
+
+
+def available(language: str) -> bool:
+    table = get_language(language)
+    try:
+        table.check_requires()
+    except Exception:
+        return False
+    return find_program(table.compiler or table.interpreter) is not None
+
+
+@pytest.fixture(params=POLICIES)
+def policy(request, use_isolation, monkeypatch, tmp_path):
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
+    use_isolation(request.param, cgroups=False)
+    return request.param
+
+
+@pytest.mark.parametrize("language", sorted(SOURCES))
+def test_no_configuration_file_of_the_folder_or_its_home_is_read(policy, language):
+    if not available(language):
+        pytest.skip(f"{language} is not installed")
+    folder = HOSTILE / f"config-{language}"
+    try:
+        result = run_program(Program(language, folder / SOURCES[language]), limits=LIMITS)
+    except CompileError as error:
+        if "verify-init: cannot run" not in str(error):
+            raise
+        pytest.skip(f"the sandbox's uid cannot reach this machine's {language} compiler ({error})")
+    assert (result.exit_code, result.stdout) == (0, b"plain\n"), result.stderr_tail
+
+
+def test_a_c_build_sees_no_header_of_the_folder(policy):
+    if not available("c"):
+        pytest.skip("c is not installed")
+    with pytest.raises(CompileError, match="local.h"):
+        run_program(Program("c", HOSTILE / "config-c" / "main.c"), limits=LIMITS)
+
+
+def test_node_reads_the_package_json_of_a_role_s_folder_but_a_golf_run_has_none(policy, monkeypatch):
+    """A contest role's folder is all its program's (docs/entries.md): there node's package.json
+    "type" makes main.js an ES module; an entry's own program runs on its source alone."""
+    if not available("javascript"):
+        pytest.skip("javascript is not installed")
+    folder = HOSTILE / "config-javascript"
+    in_folder = run_program(Program("javascript", folder / "main.js"), limits=LIMITS)
+    assert in_folder.exit_code != 0 and b"require is not defined" in in_folder.stderr_tail.encode()
+    echo_challenge.install(monkeypatch)
+    entry = load_entry(folder)
+    assert entry.program is not None
+    alone = run_program(entry.program, limits=LIMITS)
+    assert (alone.exit_code, alone.stdout) == (0, b"plain\n"), alone.stderr_tail
+
+
+@pytest.mark.parametrize("language, flags", [
+    ("perl", ["-Mlib=/tmp"]), ("perl", ["-Mlib"]), ("perl", ["-lnMlib=."]), ("perl", ["-mlib=."]),
+    ("perl", ["-Mblib"]), ("perl", ["-MO=Deparse"]), ("perl", ["-MDevel::Peek"]), ("perl", ["-Mif=1,lib,."]),
+    ("perl", ["-MFilter::sh=cat"]), ("perl", ["-d:Trace"]),
+    ("haskell", ["-pgmL", "/bin/cat"]), ("haskell", ["-pgmlo"]), ("haskell", ["-F"]), ("haskell", ["-optl-s"]),
+    ("haskell", ["-fplugin=X"]), ("ocaml", ["-pp", "cat"]), ("ocaml", ["-ppx", "x"]),
+    ("php", ["-d", "auto_prepend_file=x.php"]), ("php", ["-dauto_prepend_file=x.php"]), ("php", ["-c", "."]),
+    ("ruby", ["-rsolve"]), ("ruby", ["-r", "./solve"]), ("ruby", ["-I."]),
+    ("javascript", ["--require", "./x.js"]), ("javascript", ["-r", "./x.js"]), ("javascript", ["--import=./x.mjs"]),
+    ("javascript", ["--loader", "./x.mjs"]), ("javascript", ["--experimental-loader=./x.mjs"]),
+    ("javascript", ["--env-file=.env"]), ("elixir", ["-r", "x.exs"]), ("elixir", ["--erl", "-s x"]),
+    ("python", ["-m", "solve"]), ("python", ["-Xpycache_prefix=."]), ("lua", ["-l", "solve"]),
+    ("scheme", ["-l", "x.scm"]), ("forth", ["x.fs"]), ("r", ["--default-packages=x"]),
+    ("go", ["-toolexec=x"]), ("go", ["-overlay=x.json"]), ("awk", ["-i", "x.awk"]), ("sed", ["-f", "x.sed"]),
+])
+def test_a_flag_that_loads_code_or_reads_a_file_is_refused(language, flags, tmp_path):
+    with pytest.raises(FlagError, match="not allowed"):
+        check_flags(language, flags, tmp_path)
+
+
+@pytest.mark.parametrize("flags", [["-MList::Util=sum"], ["-M5.010"], ["-lnMList::Util=max"], ["-Mstrict"]])
+def test_perl_still_uses_a_module_of_its_own_by_name(flags, tmp_path):
+    check_flags("perl", flags, tmp_path)

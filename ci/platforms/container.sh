@@ -118,6 +118,8 @@ build_recipe() {  # the Containerfile of HEAD, on the rootfs image, verify from 
     rm -rf "$context"
     cp -r "$share/src" "$context"
     cp -r "$share/wheels" "$context/wheels"
+    # the image a build before this one left (a tag moved to a new image leaves the old untagged)
+    podman rmi -f "$recipe_image" >/dev/null 2>&1 || true
     podman build -q ${runtime_flags[@]+"${runtime_flags[@]}"} --build-arg BASE="$image" \
         --build-arg PIP_OPTIONS="--no-index --find-links /opt/verify-src/wheels" \
         -t "$recipe_image" -f "$context/Containerfile" "$context" > "$work/out/podman-recipe/build.log" 2>&1

@@ -15,7 +15,10 @@ import echo_challenge  # noqa: E402
 from echo_challenge import write_cases, write_entry  # noqa: E402
 
 from verify.cli import main  # noqa: E402
+from verify.commands.cache import check_key  # noqa: E402
+from verify.commands.jobs import load_checks  # noqa: E402
 from verify.entries import load_entry  # noqa: E402
+from verify.runner import Limits  # noqa: E402
 
 CAT = "import sys\nsys.stdout.write(sys.stdin.read())\n"
 SOLVER = CAT + "# " + "a long, honest solution " * 40 + "\n"      # the file the short source runs
@@ -78,3 +81,14 @@ def test_a_stored_source_changed_behind_verify_s_back_is_stored_again(contest):
     stored.chmod(0o644)
     stored.write_text("print('tampered')\n")
     assert load_entry(folder).program.source.read_text() == SOLVER
+
+
+def test_a_check_s_key_is_of_the_source_its_runs_read(contest):
+    """A source changed after the entry loaded (its copy made) and before the runs: the key
+    is not that of the changed folder, whose source the runs never read."""
+    folder = contest / "submissions" / "echo" / "honest"
+    [loaded] = load_checks([folder], None)
+    (folder / "solve.py").write_text(CAT)
+    [fresh] = load_checks([folder], None)
+    keys = [check_key(c, Limits(), "test") for c in (loaded, fresh)]
+    assert None not in keys and keys[0] != keys[1]

@@ -166,20 +166,18 @@ def rank(contest: Path, cache: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def contest(tmp_path: Path) -> Path:
-    """An arrows contest of one entry that solves only while its data.txt reads "good"."""
+    """An arrows contest of one entry whose source main.py is a link to its solver (an entry's
+    program runs on its source alone: no other file of its folder changes a run)."""
     root = tmp_path / "contest"
     entry = root / "submissions" / "arrows" / "linky"
     entry.mkdir(parents=True)
     (root / "cases").mkdir()
     for name in ("g03-3x3.txt", "g04-4x4.txt"):
         shutil.copy(ROOT / "testcases" / "arrows" / name, root / "cases")
-    shutil.copy(ROOT / "submissions" / "arrows" / "python-golf" / "golf.py", entry / "solve.py")
-    (entry / "main.py").write_text('import sys\nif open("data.txt").read() != "good":\n    print("wrong")\n'
-                                   '    sys.exit(0)\nexec(open("solve.py").read())\n')
+    shutil.copy(ROOT / "submissions" / "arrows" / "python-golf" / "golf.py", entry / "real.py")
     (entry / "entry.toml").write_text('name = "linky"\nchallenge = "arrows"\nlanguage = "python"\n'
                                       'source = "main.py"\n[arrows]\narrows = "english"\n')
-    (entry / "real.txt").write_text("good")
-    (entry / "data.txt").symlink_to("real.txt")
+    (entry / "main.py").symlink_to("real.py")
     return root
 
 
@@ -188,9 +186,9 @@ def test_rank_never_ranks_a_broken_entry_from_the_pass_of_its_linked_twin(contes
     good = rank(contest, cache)
     assert good.returncode == 0, good.stdout + good.stderr
     assert "1  arrows/linky" in good.stdout
-    data = contest / "submissions" / "arrows" / "linky" / "data.txt"
-    data.unlink()
-    data.write_bytes(b"->real.txt")         # the bytes the old key hashed for the link
+    source = contest / "submissions" / "arrows" / "linky" / "main.py"
+    source.unlink()
+    source.write_bytes(b"->real.py")         # the bytes the old key hashed for the link
     broken = rank(contest, cache)
     assert broken.returncode == 1, broken.stdout + broken.stderr
     assert "-       arrows/linky" in broken.stdout and "g03-3x3:" in broken.stdout, broken.stdout

@@ -22,7 +22,15 @@ from pathlib import Path
 from verify.challenges.contract import BatchTask
 from verify.commands.jobs import Blocked, EntryCheck, default_testcases_root
 from verify.errors import VerifyError
-from verify.files import TreeDigest, add_entry_folder, add_trusted_folder, source_tree_digest, write_atomically
+from verify.files import (
+    MAX_SOURCE_BYTES,
+    TreeDigest,
+    add_entry_folder,
+    add_trusted_folder,
+    read_entry_file,
+    source_tree_digest,
+    write_atomically,
+)
 from verify.results import CheckResult, ResultsFormatError, read_stored_check, stored_check
 from verify.runner import Limits, cache_root, get_language
 
@@ -75,6 +83,9 @@ def check_key(check: EntryCheck, limits: Limits, isolation: str, testcases: Path
     digest = TreeDigest("verify check key")
     try:
         add_entry_folder(digest, entry.folder)
+        for program in entry.programs():   # what its runs read: an entry's own program runs on a copy of its source
+            digest.item(b"source", read_entry_file(program.folder, str(program.source.relative_to(program.folder)),
+                                                   MAX_SOURCE_BYTES))
         cases = default_testcases_root(entry, testcases) if entry.program is not None else None
         if cases is not None:
             digest.item(b"cases")

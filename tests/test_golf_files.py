@@ -92,3 +92,11 @@ def test_a_check_s_key_is_of_the_source_its_runs_read(contest):
     [fresh] = load_checks([folder], None)
     keys = [check_key(c, Limits(), "test") for c in (loaded, fresh)]
     assert None not in keys and keys[0] != keys[1]
+
+
+def test_the_cache_lists_its_entry_sources_as_a_part_of_its_own(contest):
+    load_entry(contest / "submissions" / "echo" / "honest")
+    info = run("cache", "info", "--format", "json")
+    assert info.exit_code == 0, info.output
+    parts = {part["name"]: part for part in json.loads(info.stdout)["parts"]}
+    assert "entry sources (what a run sees)" in parts and not any(name.startswith("other") for name in parts)

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from verify.entries import SOURCES
 from verify.errors import VerifyError
 from verify.runner import cache_root
 
@@ -35,7 +36,7 @@ RESULTS = "results"
 MAZE_LOGS = "maze-logs"
 # folder -> the part's name, besides one "builds: <language>" part per language
 FOLDERS = {RESULTS: "results", MAZE_LOGS: "maze logs", "seccomp": "seccomp filters",
-           "init": "sandbox helper builds"}
+           "init": "sandbox helper builds", SOURCES: "entry sources (what a run sees)"}
 KERNEL_PREFIX = "desert_kernel_"
 KERNEL_PART = "desert kernel builds"
 OTHER_PART = "other (not verify's: left alone)"

@@ -18,6 +18,7 @@ verify-test, through runuser, with --accounting rlimits: a user has no cgroup on
 host) in /tmp, where the judge's own daemons keep theirs."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -186,6 +187,20 @@ def test_no_socket_of_a_run_reaches_outside(outside, entry_folder, use_isolation
     stdout = result.stdout.decode(errors="replace")
     print(result.isolation, stdout, sep="\n")
     assert result.exit_code == 0, result
+    assert outside.reached() == set(), stdout
+    assert attempts(stdout)["socketpair-stream"] == "ok", stdout
+
+
+@pytest.mark.parametrize("mode", [m for m in machine_modes() if m[0] == "none"], ids=mode_id)
+def test_without_landlock_the_filter_alone_keeps_them_in(outside, entry_folder, use_isolation, mode):
+    """A kernel without Landlock (or before ABI 4 and 6: no TCP rule, no abstract-socket
+    scope): the seccomp filter alone refuses every socket that reaches out."""
+    chosen = dataclasses.replace(use_isolation(*mode), landlock_abi=0)
+    result = run_command(["python3", "reach_out.py", *outside.argv()], workdir=entry_folder,
+                         limits=Limits(wall_time=60), isolation=chosen, readonly=[outside.folder])
+    stdout = result.stdout.decode(errors="replace")
+    print(result.isolation, stdout, sep="\n")
+    assert "landlock" not in result.isolation and result.exit_code == 0, result
     assert outside.reached() == set(), stdout
     assert attempts(stdout)["socketpair-stream"] == "ok", stdout
 

@@ -5,10 +5,11 @@ bubblewrap most of such a run is bwrap building namespaces and mounts; here that
 done once per program and folder: a long-lived sandbox whose PID 1 is
 `verify-forkserver hold` (forkserver.c), which runs nothing and only reaps. Each step
 is `verify-forkserver step`, started by verify on the host like any run, which joins
-that sandbox's namespaces, makes its own mount and IPC namespaces with fresh tmpfs on
-/tmp, /dev/shm and the entry's folder (a copy of the pristine one), and forks
-verify-init into it with the options of a run of its own: the step's own cgroup and
-fresh uid, the same rlimits, Landlock rules and seccomp filter, the same report. The
+that sandbox's mount, network, UTS and cgroup namespaces, makes its own mount, IPC and
+PID namespaces with fresh tmpfs on /tmp, /dev/shm and the entry's folder (a copy of the
+pristine one), and forks verify-init as that PID namespace's pid 1 (with its own /proc)
+with the options of a run of its own: the step's own cgroup and fresh uid, the same
+rlimits, Landlock rules and seccomp filter, the same report. The
 step is then driven and classified by process.drive, as any run. Nothing a step wrote,
 started or left behind reaches the next one (docs/runner.md, "Fork server").
 

@@ -208,16 +208,18 @@ def test_without_landlock_the_filter_alone_keeps_them_in(outside, entry_folder, 
 # -- as a normal user ---------------------------------------------------------------------
 
 AS_USER = '''\
-import json, sys
+import dataclasses, json, sys
 from pathlib import Path
 from verify.runner import Limits, SandboxUnavailable, resolve_isolation
 from verify.runner.process import run_command
-policy, folder, *argv = sys.argv[1:]
+policy, landlock, folder, *argv = sys.argv[1:]
 try:
     chosen = resolve_isolation(policy, "rlimits")
 except SandboxUnavailable as error:
     print(json.dumps({"unavailable": str(error)}))
     sys.exit()
+if landlock == "without":
+    chosen = dataclasses.replace(chosen, landlock_abi=0)
 result = run_command(["python3", "reach_out.py", *argv], workdir=Path(folder), limits=Limits(wall_time=60),
                      isolation=chosen)
 print(json.dumps({"isolation": result.isolation, "exit": result.exit_code,
@@ -245,11 +247,12 @@ def normal_user() -> Iterator[tuple[Path, Path]]:
     shutil.rmtree(home, ignore_errors=True)
 
 
-@pytest.mark.parametrize("policy", ["none", "bwrap"])
-def test_no_socket_of_a_normal_users_run_reaches_outside(outside, entry_folder, normal_user, policy):
+@pytest.mark.parametrize("policy, landlock", [("none", "with"), ("none", "without"), ("bwrap", "with")])
+def test_no_socket_of_a_normal_users_run_reaches_outside(outside, entry_folder, normal_user, policy, landlock):
     script, cache = normal_user
     done = subprocess.run(["runuser", "-u", USER, "--", "env", f"PYTHONPATH={ROOT}", f"VERIFY_CACHE={cache}",
-                           f"HOME={cache}", SYSTEM_PYTHON, str(script), policy, str(entry_folder), *outside.argv()],
+                           f"HOME={cache}", SYSTEM_PYTHON, str(script), policy, landlock, str(entry_folder),
+                           *outside.argv()],
                           capture_output=True, text=True, cwd="/", timeout=300)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
@@ -257,6 +260,7 @@ def test_no_socket_of_a_normal_users_run_reaches_outside(outside, entry_folder, 
         pytest.skip(f"--sandbox {policy} as {USER}: {found['unavailable']}")
     print(found["isolation"], found["stdout"], sep="\n")
     assert found["exit"] == 0, found
+    assert landlock == "with" or "landlock" not in found["isolation"], found
     assert outside.reached() == set(), found["stdout"]
     assert attempts(found["stdout"])["socketpair-stream"] == "ok", found
 

@@ -121,8 +121,8 @@ def test_verify_check_exits_2_with_one_line_when_the_sandbox_cannot_start(tmp_pa
     assert len(lines) == 1 and "Can't mount proc" in lines[0] and "fix:" in lines[0], done.stderr
 
 
-@pytest.mark.parametrize("root, expected", [(True, "--cap-add SYS_ADMIN --cap-add NET_ADMIN"),
-                                            (False, "--security-opt unmask=ALL")])
+@pytest.mark.parametrize("root, expected", [(True, "as a normal user inside the container"),
+                                            (False, "--security-opt 'unmask=/proc/*'")])
 def test_in_a_container_the_fix_is_the_containers_run_flags(monkeypatch, root, expected):
     monkeypatch.setattr(machine, "container", lambda: "podman")
     monkeypatch.setattr(machine, "is_root", lambda: root)

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from conftest import machine_modes, mode_id
 
 from verify.cli.options import runner_option
-from verify.runner import Limits, Program, SandboxUnavailable, isolation, run_program
+from verify.runner import Limits, Program, SandboxUnavailable, isolation, machine, run_program
 from verify.runner.process import STDERR_TAIL, run_command
 from verify.runner.sandbox import Sandbox
 
@@ -87,4 +87,22 @@ def test_tmp_in_the_environment_is_the_runs_own_writable_folder(tmp_path, use_is
 def test_no_sandbox_without_verify_init_is_refused_with_the_fix(monkeypatch):
     monkeypatch.setenv("VERIFY_HELPER", "none")
     with pytest.raises(SandboxUnavailable, match="apt-get install gcc"):
+        isolation.resolve("none", "rlimits")
+
+
+@pytest.mark.parametrize("uid_map, gid_map, expected", [
+    ([(0, 1 << 32)], [(0, 1 << 32)], machine.RUN_UIDS),                       # a host
+    ([(0, 1), (1, 65537)], [(0, 1), (1, 65537)], (37768, 65537)),             # rootless Podman's
+    ([(0, 1)], [(0, 1)], None),                                               # root alone mapped
+    ([(0, 65536)], [(0, 2000)], None),                                        # too few gids
+])
+def test_a_runs_own_uid_comes_from_the_ids_its_namespace_maps(monkeypatch, uid_map, gid_map, expected):
+    monkeypatch.setattr(machine, "_mapped", lambda path: uid_map if "uid_map" in path else gid_map)
+    assert machine.run_uid_range() == expected
+
+
+def test_root_with_too_few_mapped_ids_is_refused_never_run_as_root(monkeypatch):
+    monkeypatch.setattr(machine, "run_uid_range", lambda: None)
+    monkeypatch.setattr(isolation.os, "geteuid", lambda: 0)
+    with pytest.raises(SandboxUnavailable, match="maps too few ids"):
         isolation.resolve("none", "rlimits")

@@ -129,16 +129,25 @@ def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None 
             raise _no_cgroup(accounting, helper)
     abi = landlock_abi() if helper else 0
     own_uid = os.geteuid() == 0
-    # Without a cgroup nothing would count shared memory: the program gets none. Without
-    # a PID namespace, an own uid or Landlock's signal scope, it could signal verify.
-    signals_exposed = bwrap is None and not own_uid and abi < LANDLOCK_SIGNAL_SCOPE
+    uid_range = machine.run_uid_range()
+    if own_uid and uid_range is None:
+        raise SandboxUnavailable("verify is root in a user namespace that maps too few ids to give each run "
+                                 "a uid of its own, and a run never gets root; fix: run verify as a normal "
+                                 "user (in a rootless container: a normal user inside it)")
+    # Without a cgroup nothing would count shared memory, and without a sandbox or an own
+    # uid (no private IPC namespace) a SysV segment would outlive the run: the program gets
+    # none. Without a PID namespace, an own uid or Landlock's signal scope, it could signal verify.
+    shares_host_ipc = bwrap is None and not own_uid
+    signals_exposed = shares_host_ipc and abi < LANDLOCK_SIGNAL_SCOPE
     filter_path = seccomp.filter_file(block_kill_of=os.getpid() if signals_exposed else None,
-                                      block_shared_memory=cgroup_setup is None) if seccomp.available() else None
+                                      block_shared_memory=cgroup_setup is None or shares_host_ipc) \
+        if seccomp.available() else None
     if bwrap is None and filter_path is None:
         raise _no_socket_filter()
     chosen = Isolation(policy=policy, bwrap=bwrap, helper=helper, cgroups=cgroup_setup, seccomp=filter_path,
                        landlock_abi=abi, own_uid=own_uid, temp_root=default_temp_root(),
-                       setpriv=shutil.which("setpriv"), accounting_policy=accounting)
+                       setpriv=shutil.which("setpriv"), accounting_policy=accounting,
+                       uid_range=uid_range or machine.RUN_UIDS)
     failed = trial.failure(chosen)
     if failed is not None:
         if failed.startswith("the sandbox could not start"):

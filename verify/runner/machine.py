@@ -44,6 +44,40 @@ def is_root() -> bool:
     return os.geteuid() == 0
 
 
+RUN_UIDS = (1 << 20, 1 << 30)     # far above any uid a system hands out
+MIN_RUN_UIDS = 4096               # fewer ids to draw from than this: no own uid per run
+LOWEST_RUN_UID = 10000            # below it, a user namespace's ids may be people's or the system's
+
+
+def _mapped(path: str) -> list[tuple[int, int]]:
+    """The ids this process's user namespace maps, as [start, end) ranges (uid_map, gid_map)."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError:
+        return [(0, 1 << 32)]
+    spans = []
+    for line in lines:
+        words = line.split()
+        if len(words) == 3 and all(word.isdigit() for word in words):
+            spans.append((int(words[0]), int(words[0]) + int(words[2])))
+    return spans
+
+
+def run_uid_range() -> tuple[int, int] | None:
+    """Where a run's own uid (and gid) is drawn from: far above the system's ids where the
+    user namespace maps them (a host), else the top of the widest span of ids it maps
+    (rootless Podman maps some 65536); None when too few are mapped to draw from."""
+    best: tuple[int, int] | None = None
+    for start, end in _mapped("/proc/self/uid_map"):
+        for gid_start, gid_end in _mapped("/proc/self/gid_map"):
+            low, high = max(start, gid_start, LOWEST_RUN_UID), min(end, gid_end)
+            if low <= RUN_UIDS[0] and high >= RUN_UIDS[1]:
+                return RUN_UIDS
+            if high - low >= MIN_RUN_UIDS and (best is None or high - low > best[1] - best[0]):
+                best = (low + (high - low) // 2, high)     # its upper half: the lower one is people's
+    return best
+
+
 def cgroup_v2_only() -> bool:
     """The unified hierarchy alone is mounted (every current systemd distribution)."""
     try:
@@ -53,13 +87,14 @@ def cgroup_v2_only() -> bool:
     return " - cgroup2 " in mounts and " - cgroup " not in mounts
 
 
-# Tried in rootful Podman (docs/security.md, "In a container"): as root inside, verify-init's
-# mount namespace needs CAP_SYS_ADMIN and bubblewrap's loopback CAP_NET_ADMIN; as a normal
-# user inside, bubblewrap's /proc needs the container's /proc unmasked.
-CONTAINER_ROOT_FIX = ("run the container with --cap-add SYS_ADMIN --cap-add NET_ADMIN (SYS_ADMIN alone "
-                      "for --sandbox none)")
-CONTAINER_USER_FIX = ("run the container with --security-opt unmask=ALL (Podman) or --security-opt "
-                      "systempaths=unconfined (Docker)")
+# Measured in rootful and rootless Podman (docs/platforms.md): a normal user inside gets
+# bubblewrap once the container's /proc is unmasked; root inside does not (bubblewrap's
+# own namespaces need capabilities a container withholds), so the recipe runs verify as a
+# normal user, given a cgroup of its own by the container's entrypoint.
+CONTAINER_ROOT_FIX = ("run verify as a normal user inside the container, started with --security-opt "
+                      "'unmask=/proc/*' (the Containerfile's recipe, docs/platforms.md)")
+CONTAINER_USER_FIX = ("run the container with --security-opt 'unmask=/proc/*' (Podman; Docker: "
+                      "--security-opt systempaths=unconfined), docs/platforms.md")
 
 
 def sandbox_fix() -> str:
@@ -84,8 +119,10 @@ def cgroup_fix() -> str:
     """What to do here to get a cgroup per run."""
     where = container()
     if where is not None:
-        return (f"inside a {where} container: give it a writable cgroup (a cgroup v2 host and "
-                f"{where} run --cgroupns=private, see docs/security.md)")
+        tree = ("--cgroupns=private with the cgroup tree writable" if cgroup_v2_only() else
+                "-v /sys/fs/cgroup:/sys/fs/cgroup:rw")
+        return (f"inside a {where} container: run it with {tree} and give verify's user a cgroup "
+                f"of its own (the Containerfile's entrypoint, docs/platforms.md)")
     if cgroup_v2_only():
         user = "" if is_root() else "--user "
         systemd = shutil.which("systemd-run") is not None

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from verify.errors import JudgeFailure
 from verify.runner.cgroup import CgroupSetup
+from verify.runner.machine import RUN_UIDS
 from verify.runner.paths import default_temp_root
 
 LANDLOCK_SIGNAL_SCOPE = 6        # the Landlock ABI from which a program cannot signal outside its run
@@ -33,6 +34,7 @@ class Isolation:
     temp_root: Path = field(default_factory=default_temp_root)   # where runs get their private folder
     setpriv: str | None = field(default_factory=lambda: shutil.which("setpriv"))   # without verify-init
     accounting_policy: str = "auto"  # the accounting asked for: auto | cgroup | rlimits
+    uid_range: tuple[int, int] = RUN_UIDS   # [start, end) of the runs' own uids (machine.run_uid_range)
 
     @property
     def sandboxed(self) -> bool:
@@ -67,10 +69,20 @@ RLIMITS_DIFFERENCES = ("rlimits accounting: no cgroup counts this run's memory, 
                        "limit here where a judge with a cgroup says memory limit or process limit")
 
 
+SHARED_HOST_DIFFERENCES = ("no sandbox, the judge's own uid: the run has no private /dev/shm and no SysV "
+                           "IPC of its own, so a program that holds memory there is refused it (runtime "
+                           "error) where a sandboxed judge says memory limit")
+
+
 def differences(name: str) -> str:
     """Which verdicts an isolation named `name` (an `Isolation.name`, as results carry it)
-    may give otherwise than the reference (a cgroup per run); "" when none may differ."""
-    return RLIMITS_DIFFERENCES if "rlimits" in name.split("+") else ""
+    may give otherwise than the reference (a sandbox or an own uid, and a cgroup per run);
+    "" when none may differ."""
+    parts = name.split("+")
+    found = [RLIMITS_DIFFERENCES] if "rlimits" in parts else []
+    if "no sandbox" in parts and "same uid" in parts:
+        found.append(SHARED_HOST_DIFFERENCES)
+    return "; ".join(found)
 
 
 def landlock_abi() -> int:

@@ -45,10 +45,11 @@ from verify.runner.backends import (
 )
 from verify.runner.cgroup import RunCgroup, create_run_cgroup, remove_group_folder
 from verify.runner.limits import FILE_SIZE_LIMIT, OPEN_FILES_LIMIT, Limits, prlimit_argv
+from verify.runner.machine import RUN_UIDS
 from verify.runner.mode import Isolation
 
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
-UID_RANGE = (1 << 20, 1 << 30)   # far above any uid a system hands out
+UID_RANGE = RUN_UIDS             # (a fork server's steps draw their uids here)
 NPROC_SLACK = 8                  # RLIMIT_NPROC above pids.max (which counts verify-init too):
                                  # the cgroup must refuse first
 WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
@@ -111,7 +112,8 @@ class Sandbox:
         isolation = self.isolation
         remove_stale_runs(isolation)
         drop_uid = isolation.own_uid and self.backend.can_switch_uid(isolation)
-        self.uid = secrets.randbelow(UID_RANGE[1] - UID_RANGE[0]) + UID_RANGE[0] if drop_uid else None
+        low, high = isolation.uid_range
+        self.uid = secrets.randbelow(high - low) + low if drop_uid else None
         self._token = reaper.track(self.abort)
         try:
             self._prepare_workdir()
@@ -198,7 +200,9 @@ class Sandbox:
             nproc = processes
         if self.uid is not None:
             options += ["--uid", str(self.uid), "--nproc", str(nproc)]
-        elif not running_as_root():
+        elif not running_as_root() and self.cgroup is None:
+            # (with a cgroup, pids.max counts and refuses: a per-uid rlimit would also count
+            # the judge's other processes, and refuse first, uncounted)
             options += ["--nproc", str(_processes_of_current_user() + processes)]
         options += self.backend.supervisor_options(self)
         if isolation.uses_landlock:

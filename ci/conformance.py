@@ -9,9 +9,10 @@ with the fixture's markers, files left in /dev/shm and in the run's temporary fo
 SysV segments with the fixture's keys), listed and removed.
 
 A mode that verify refuses here (exit 2, one line) is listed as unavailable with that
-line. With rlimits accounting a memory or process fixture may get another verdict only
-where the report says so (`verify.runner.isolation.differences` of the isolation the
-run reports): such a cell reads "differs (documented)". Any other difference, and any
+line. A memory or process fixture may get another verdict (a runtime error or a time
+limit) only where the report says so (`verify.runner.isolation.differences` of the
+isolation the run reports: rlimits accounting, or no sandbox under the judge's own uid):
+such a cell reads "differs (documented)". Any other difference, and any
 survivor, is a failure.
 
     python3 ci/conformance.py [--fixture NAME]... [--mode SANDBOX-ACCOUNTING]...
@@ -44,8 +45,8 @@ if str(ROOT) not in sys.path:       # this checkout's verify, as the runs use (P
 FIXTURES = ROOT / "tests" / "fixtures" / "conformance"
 SANDBOXES = ("bwrap", "none")
 ACCOUNTINGS = ("cgroup", "rlimits")
-DIFFERING_LIMITS = ("memory", "processes")   # what rlimits accounting may judge otherwise, when it says so,
-DIFFERING_VERDICTS = ("runtime error", "time limit")   # and as what (isolation.RLIMITS_DIFFERENCES)
+DIFFERING_LIMITS = ("memory", "processes")   # what an isolation may judge otherwise, when it says so,
+DIFFERING_VERDICTS = ("runtime error", "time limit")   # and as what (isolation.differences)
 GONE_WITHIN = 2.0            # seconds after verify exits for what it killed to be gone (test_nothing_survives.py)
 VERIFY_GRACE = 60.0          # seconds beyond a fixture's wall-time limit before verify itself counts as hung
 SHORT = {"accepted": "AC", "wrong": "WA", "presentation error": "PE", "time limit": "TLE",
@@ -380,8 +381,7 @@ def judge_cell(fixture: Fixture, mode: Mode, exit_code: int, out: str, err: str)
         cell.message = f"--accounting cgroup ran with {cell.isolation!r}"
     elif (cell.status, cell.limit) == (fixture.verdict, fixture.limit):
         cell.outcome = "match"
-    elif (mode.accounting == "rlimits" and fixture.limit in DIFFERING_LIMITS and cell.status in DIFFERING_VERDICTS
-          and cell.differences):
+    elif fixture.limit in DIFFERING_LIMITS and cell.status in DIFFERING_VERDICTS and cell.differences:
         cell.outcome = "differs (documented)"
     return cell
 
@@ -502,7 +502,10 @@ class UserRun:
     """This script again, as user `name`, started in the background (verify is root here):
     its table goes to `stdout`, `wait()` gives its exit code and its JSON."""
 
-    def __init__(self, name: str, arguments: list[str], stdout=None) -> None:
+    def __init__(self, name: str, arguments: list[str], stdout=None, *, delegated_cgroup: bool = False) -> None:
+        """delegated_cgroup: on a cgroup v1 host, give the user a cgroup of its own first
+        (ci/platforms/entrypoint.sh, as a container's recipe does), so that its runs get
+        a cgroup each and the suite covers every mode as a normal user."""
         if os.geteuid() != 0 or not shutil.which("runuser"):
             raise SuiteError("running the suite as another user needs root and runuser")
         python = user_python(name)
@@ -513,8 +516,12 @@ class UserRun:
         self.scratch = Path(tempfile.mkdtemp(prefix="verify-conformance-user-"))
         os.chown(self.scratch, account.pw_uid, account.pw_gid)
         self.json_path = self.scratch / "suite.json"
+        self.user_groups = [Path(f"{CGROUP_ROOT}/{controller}{own.rstrip('/')}/{name}")
+                            for controller, own in _v1_memberships().items()] if delegated_cgroup else []
+        as_user = ["sh", str(ROOT / "ci" / "platforms" / "entrypoint.sh"), name] if self.user_groups else \
+            ["runuser", "-u", name, "--"]
         self.process = subprocess.Popen(
-            ["runuser", "-u", name, "--", "env", f"PYTHONPATH={ROOT}", f"HOME={account.pw_dir}", str(python),
+            [*as_user, "env", f"PYTHONPATH={ROOT}", f"HOME={account.pw_dir}", str(python),
              str(Path(__file__).resolve()), *arguments, "--json", str(self.json_path)],
             cwd="/", stdin=subprocess.DEVNULL, stdout=stdout)
 
@@ -524,6 +531,32 @@ class UserRun:
             return code, json.loads(self.json_path.read_text()) if self.json_path.exists() else None
         finally:
             shutil.rmtree(self.scratch, ignore_errors=True)
+            for group in self.user_groups:     # (empty now: its last process has ended)
+                try:
+                    group.rmdir()
+                except OSError:
+                    pass
+
+
+CGROUP_ROOT = "/sys/fs/cgroup"
+V1_CONTROLLERS = ("memory", "pids", "cpuacct")
+
+
+def _v1_memberships() -> dict[str, str]:
+    """This process's cgroup in each v1 hierarchy verify counts with; {} on a cgroup v2 host."""
+    found: dict[str, str] = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(","):
+            if controller in V1_CONTROLLERS and Path(CGROUP_ROOT, controller).is_dir():
+                found[controller] = path
+    return found if len(found) == len(V1_CONTROLLERS) else {}
+
+
+def can_delegate_v1_cgroup() -> bool:
+    """A cgroup v1 host whose memory, pids and cpuacct hierarchies root can write."""
+    return os.geteuid() == 0 and bool(_v1_memberships()) and all(
+        os.access(f"{CGROUP_ROOT}/{controller}{own}", os.W_OK) for controller, own in _v1_memberships().items())
 
 
 def run_as_user(name: str, arguments: list[str], json_path: Path | None) -> int:

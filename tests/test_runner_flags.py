@@ -428,6 +428,15 @@ def test_allowed_perl_split_patterns_split(pattern, fields, tmp_path):
 # --- builds: what the flags name is copied into the build and keys its artefact ----------
 
 needs_cc = pytest.mark.skipif(not shutil.which("gcc"), reason="needs gcc")
+
+
+@pytest.fixture(params=["bwrap", "none"])
+def sandbox(request, use_isolation):
+    """A build under bubblewrap, and with no sandbox (rlimits only, in a host folder)."""
+    if request.param == "bwrap" and not shutil.which("bwrap"):
+        pytest.skip("no bubblewrap")
+    use_isolation(request.param, cgroups=False)
+    return request.param
 SAY = '#include "word.h"\n#include <stdio.h>\nint main(void) { SAY(WORD); return 0; }\n'
 
 
@@ -442,7 +451,7 @@ def _entry(tmp_path: Path) -> Path:
 
 
 @needs_cc
-def test_an_include_folder_and_file_inside_the_entry_build_and_the_artefact_holds_neither(tmp_path):
+def test_an_include_folder_and_file_inside_the_entry_build_and_the_artefact_holds_neither(tmp_path, sandbox):
     entry = _entry(tmp_path)
     program = Program("c", entry / "say.c", flags=("-Iinc", "-include", "golf.h"))
     built = prepare(program)
@@ -452,7 +461,7 @@ def test_an_include_folder_and_file_inside_the_entry_build_and_the_artefact_hold
 
 
 @needs_cc
-def test_a_changed_header_a_flag_names_is_rebuilt(tmp_path):
+def test_a_changed_header_a_flag_names_is_rebuilt(tmp_path, sandbox):
     entry = _entry(tmp_path)
     program = Program("c", entry / "say.c", flags=("-Iinc", "-include", "golf.h"))
     first = prepare(program).build
@@ -467,7 +476,7 @@ def test_a_changed_header_a_flag_names_is_rebuilt(tmp_path):
 
 
 @needs_cc
-def test_a_header_on_the_include_path_is_no_file_of_the_entry(tmp_path):
+def test_a_header_on_the_include_path_is_no_file_of_the_entry(tmp_path, sandbox):
     entry = _entry(tmp_path)
     (entry / "say.c").write_text('int main(void) { puts("std"); return 0; }\n')
     program = Program("c", entry / "say.c", flags=("-include", "stdio.h"))

@@ -4,9 +4,11 @@
 # machine. Installs nothing that is already there; without apt-get, or not as root, it
 # says what to install and leaves it to you (`verify langs` then says what is missing).
 set -euo pipefail
-# the sandbox, the languages of the first bundled entries, and chromium (the browser the
-# HTML site's tests drive: the system build, no download), with what Debian recommends
-packages=(bubblewrap libseccomp2 perl nodejs gcc g++ openjdk-17-jdk-headless tcl8.6 mawk gawk bash chromium)
+# the sandbox (python3-seccomp: the filter for a normal user's system python, which the
+# tests run verify with through runuser), the languages of the first bundled entries,
+# and chromium (the browser the HTML site's tests drive: the system build, no download),
+# with what Debian recommends
+packages=(bubblewrap libseccomp2 python3-seccomp perl nodejs gcc g++ openjdk-17-jdk-headless tcl8.6 mawk gawk bash chromium)
 # the other languages of verify/runner/languages.toml, without what they merely recommend
 lean_packages=(ruby lua5.4 php-cli golang-go ghc ocaml-nox guile-3.0 gforth elixir sed dc bc zsh dash r-base-core)
 

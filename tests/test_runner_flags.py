@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from verify.errors import VerifyError
 from verify.files import FileRefused
-from verify.runner import Program, prepare, run_program
+from verify.runner import Limits, Program, prepare, run_program
 from verify.runner import flags as flags_module
 from verify.runner.flags import (
     FlagError,
@@ -501,3 +501,21 @@ def test_a_link_out_of_the_entry_below_a_named_folder_is_refused_with_one_line(t
     with pytest.raises(FileRefused) as caught:
         prepare(Program("c", entry / "say.c", flags=("-Iinc",)))
     assert "out of the entry folder" in str(caught.value) and "\n" not in str(caught.value)
+
+
+JAVA_LIMITS = Limits(wall_time=20, cpu_time=20, memory=1 << 30, output=1 << 20)
+
+
+@pytest.mark.skipif(not shutil.which("javac"), reason="needs javac")
+def test_a_java_source_path_inside_the_entry_builds_and_a_change_there_rebuilds(tmp_path, sandbox):
+    entry = tmp_path / "java"
+    (entry / "lib").mkdir(parents=True)
+    (entry / "lib" / "Word.java").write_text('class Word { static String get() { return "one"; } }\n')
+    (entry / "Main.java").write_text("public class Main { public static void main(String[] a) "
+                                     "{ System.out.println(Word.get()); } }\n")
+    program = Program("java", entry / "Main.java", flags=("-sourcepath", "lib"))
+    first = prepare(program).build
+    assert run_program(program, limits=JAVA_LIMITS).stdout == b"one\n"
+    (entry / "lib" / "Word.java").write_text('class Word { static String get() { return "two"; } }\n')
+    assert prepare(program).build != first and run_program(program, limits=JAVA_LIMITS).stdout == b"two\n"
+    assert not list(prepare(program).build.rglob("*.java"))

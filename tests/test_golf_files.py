@@ -4,6 +4,7 @@ finds nothing there, fails its cases and is not ranked at its short source's siz
 from __future__ import annotations
 
 import json
+import pickle
 import sys
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from verify.cli import main  # noqa: E402
 from verify.commands.cache import check_key  # noqa: E402
 from verify.commands.jobs import load_checks  # noqa: E402
 from verify.entries import load_entry  # noqa: E402
+from verify.errors import VerifyError  # noqa: E402
 from verify.runner import Limits  # noqa: E402
 
 CAT = "import sys\nsys.stdout.write(sys.stdin.read())\n"
@@ -100,3 +102,18 @@ def test_the_cache_lists_its_entry_sources_as_a_part_of_its_own(contest):
     assert info.exit_code == 0, info.output
     parts = {part["name"]: part for part in json.loads(info.stdout)["parts"]}
     assert "entry sources (what a run sees)" in parts and not any(name.startswith("other") for name in parts)
+
+
+def test_sent_to_another_process_it_is_made_again_from_the_entry_s_folder(contest, tmp_path, monkeypatch):
+    """A cluster's worker has a cache of its own: the program it is sent copies the source
+    into that cache, from the entry's folder, and refuses a source that changed meanwhile."""
+    folder = contest / "submissions" / "echo" / "helper"
+    program = load_entry(folder).program
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "worker-cache"))
+    there = pickle.loads(pickle.dumps(program))
+    assert (there.language, there.flags, there.key) == (program.language, program.flags, program.key)
+    assert str(there.source).startswith(str(tmp_path / "worker-cache"))
+    assert sorted(p.name for p in there.folder.iterdir()) == ["main.py"]
+    (folder / "main.py").write_text("print('changed')\n")
+    with pytest.raises(VerifyError, match="differs from the one the check loaded"):
+        pickle.loads(pickle.dumps(program))

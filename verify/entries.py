@@ -144,7 +144,31 @@ def load_entry(path: Path | str) -> Entry:
                  source_file=declared.source if declared else None)
 
 
-def source_alone(label: str, program: Program, folder: Path) -> Program:
+@dataclass(frozen=True)
+class SourceAlone(Program):
+    """A program running on a copy of its source alone, in this machine's cache. Sent to
+    another process (a cluster's worker, whose cache is its own), it is made again there
+    from the entry's folder, and must find there the very source copied here."""
+
+    label: str = field(default="", compare=False)
+    origin: Path | None = field(default=None, compare=False)    # the entry's folder
+    relative: str = field(default="", compare=False)            # the source's path in it
+    key: str = field(default="", compare=False)                 # the digest of the source's name and bytes
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_made_again, (self.label, self.language, self.origin, self.relative, self.flags, self.key))
+
+
+def _made_again(label: str, language: str, folder: Path, relative: str, flags: tuple[str, ...],
+                key: str) -> SourceAlone:
+    made = source_alone(label, Program(language, folder / relative, flags, folder), folder)
+    if made.key != key:
+        raise VerifyError(f"{label}: its source {relative!r} differs from the one the check loaded "
+                          "(a filesystem the workers share, unchanged during the check, is needed)")
+    return made
+
+
+def source_alone(label: str, program: Program, folder: Path) -> SourceAlone:
     """`program` running on a copy of its source alone: the cache's folder of that source
     (keyed by its name and bytes, checked against its manifest before use, stored again when
     it does not match). Its score counts the source only, so the run sees nothing else."""
@@ -163,7 +187,8 @@ def source_alone(label: str, program: Program, folder: Path) -> Program:
             raise VerifyError(f"cannot store {label}'s source in the cache {stored.parent}: "
                               f"{getattr(error, 'strerror', None) or error}") from None
     run = stored / RUN_FOLDER
-    return Program(program.language, run / name, program.flags, run)
+    return SourceAlone(program.language, run / name, program.flags, run, label=label, origin=folder,
+                       relative=relative, key=key)
 
 
 def _store_source(stored: Path, name: str, source: bytes, label: str) -> None:

@@ -28,7 +28,7 @@ SOURCES = {
     "python": "main.py", "vyxal": "main.vy", "perl": "main.pl", "php": "main.php", "r": "main.r",
     "ruby": "main.rb", "scheme": "main.scm", "forth": "main.fs", "elixir": "main.exs", "zsh": "main.zsh",
     "bash": "main.sh", "dash": "main.dash", "tcl": "main.tcl", "bc": "main.bc", "go": "main.go",
-    "haskell": "main.hs", "rust": "main.rs",
+    "haskell": "main.hs", "rust": "main.rs", "java": "Main.java", "ocaml": "main.ml",
 }
 
 

@@ -117,3 +117,12 @@ def test_sent_to_another_process_it_is_made_again_from_the_entry_s_folder(contes
     (folder / "main.py").write_text("print('changed')\n")
     with pytest.raises(VerifyError, match="differs from the one the check loaded"):
         pickle.loads(pickle.dumps(program))
+
+
+def test_a_perl_module_of_its_folder_is_not_there_to_load(contest):
+    """`-I. -MSolve`: the flags cost 10, the module they would load nothing."""
+    perl = write_entry(contest / "submissions" / "echo" / "module", "main.pl", "Solve::run()\n", language="perl",
+                       extra='flags = ["-I.", "-MSolve"]\n')
+    (perl / "Solve.pm").write_text("package Solve; sub run { print while <STDIN> } 1;\n")
+    checked = run("check", "submissions/echo/module")
+    assert checked.exit_code != 0 and "BEGIN failed" in checked.output, checked.output   # use Solve: not found

@@ -156,3 +156,15 @@ def test_a_run_whose_cgroup_cannot_be_made_is_the_judges_failure(program, tmp_pa
     with pytest.raises(cgroup.RunCgroupFailed, match="cannot make a run's cgroup") as failed:
         run_program(program, isolation=dataclasses.replace(chosen, cgroups=gone))
     assert isinstance(failed.value, JudgeFailure) and "\n" not in str(failed.value)
+
+
+def test_a_command_verify_made_that_cannot_be_run_is_the_judges_failure(tmp_path, use_isolation):
+    """An interpreter, compiler or artefact out of the run's reach (a toolchain under a 0700
+    /root, as a fresh uid sees it) never reads as the entry's compile or runtime error."""
+    chosen = use_isolation("none", cgroups=False)
+    if chosen.helper is None:
+        pytest.skip("no verify-init here")
+    from verify.runner.process import run_command
+    with pytest.raises(SandboxUnavailable, match="verify-init: cannot run /no/such/tool") as failed:
+        run_command(["/no/such/tool"], workdir=tmp_path, limits=LIMITS, isolation=chosen)
+    assert "install that tool where every user can run it" in str(failed.value)

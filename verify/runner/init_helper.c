@@ -31,8 +31,8 @@
  * rest, and the program cannot signal it.
  *
  * The report is "utime_us stime_us maxrss_kb wait_status started": started is 0 when the
- * run's set-up failed in the child before the exec (the judge's failure, never the
- * program's; the reason is on stderr), else 1. A failure before the fork leaves no
+ * run's set-up failed in the child before the exec, or the exec itself (the judge's failure,
+ * never the program's; the reason is on stderr), else 1. A failure before the fork leaves no
  * report and exit code 125. */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -385,8 +385,11 @@ int main(int argc, char **argv) {
         if (seccomp >= 0) load_seccomp(seccomp);
         if (guard) install_guard(supervisor, original_parent);
         execvp(command[0], command);
-        fprintf(stderr, "verify-init: cannot run %s: %s\n", command[0], strerror(errno));
-        _exit(127);
+        /* verify made this command line (an interpreter, a compiler, an artefact it built):
+         * one that cannot be started is the judge's failure, never the program's */
+        char cannot[4200];
+        snprintf(cannot, sizeof cannot, "cannot run %s", command[0]);
+        die(cannot);
     }
     program = child;
     if (stop_requested) { kill(-child, SIGKILL); kill(child, SIGKILL); }

@@ -328,8 +328,14 @@ def _check_set_up(ending: Ending, sandbox: Sandbox, measured: Report | None, usa
     said = [line.strip() for line in ending.stderr_head.splitlines() if line.startswith(SET_UP_WORDS)]
     code = os.waitstatus_to_exitcode(ending.status)
     why = said[0][:200] if said else f"no report from verify-init, exit code {code}"
-    raise SandboxUnavailable(f"the sandbox could not start the program ({why}); "
-                             f"fix: {machine.sandbox_fix()}")
+    fix = (EXEC_FIX if said and said[0].startswith("verify-init: cannot run ") else machine.sandbox_fix())
+    raise SandboxUnavailable(f"the sandbox could not start the program ({why}); fix: {fix}")
+
+
+# The command line is verify's own (an interpreter, a compiler, an artefact it built): what
+# the run's uid cannot execute is a toolchain out of its reach, such as one under /root.
+EXEC_FIX = ("install that tool where every user can run it (a system package, e.g. apt-get install), "
+            "or make its folders readable and searchable by all")
 
 
 def limit_hit(stopped_for: str | None, usage: CgroupUsage | None, limits: Limits, cpu: float, peak: int,

@@ -19,7 +19,9 @@ not_installed() {
     done
 }
 mapfile -t missing < <(not_installed "${packages[@]}")
-command -v rustc >/dev/null || missing+=(rustc)
+# (a rustc every user can run: one under root's 0700 home, as rustup puts it, is out of a
+# normal user's reach, and of a fresh uid's without bubblewrap's mounts)
+[ -x /usr/bin/rustc ] || missing+=(rustc)
 mapfile -t missing_lean < <(not_installed "${lean_packages[@]}")
 if [ $((${#missing[@]} + ${#missing_lean[@]})) -gt 0 ]; then
     if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then

@@ -24,15 +24,14 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import machine_modes, mode_id
+from conftest import NORMAL_USER, SYSTEM_PYTHON, machine_modes, mode_id, normal_user_script
 
 from verify.runner import Limits
 from verify.runner.process import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
-USER = "verify-test"
+USER = NORMAL_USER
 GONE_WITHIN = 2.0              # seconds for killed processes to leave /proc (a namespace's last ones)
-SYSTEM_PYTHON = "/usr/bin/python3"
 
 HOSTILE = '''\
 import os, subprocess, sys, time
@@ -195,22 +194,8 @@ def test_a_stopped_run_still_counts_the_cpu_of_what_it_left(entry_folder, use_is
 
 @pytest.fixture(scope="module")
 def normal_user():
-    if os.geteuid() != 0:
-        pytest.skip("needs root: the test runs verify as the user verify-test through runuser")
-    if not os.path.exists(SYSTEM_PYTHON) or shutil.which("runuser") is None:
-        pytest.skip(f"needs {SYSTEM_PYTHON} and runuser")
-    if subprocess.run(["id", USER], capture_output=True).returncode != 0:
-        subprocess.run(["useradd", "-m", USER], check=True, capture_output=True)
-    home = Path(tempfile.mkdtemp(prefix="verify-user-"))
-    os.chmod(home, 0o755)
-    script = home / "run.py"
-    script.write_text(AS_USER)
-    os.chmod(script, 0o644)
-    cache = home / "cache"
-    cache.mkdir()
-    shutil.chown(cache, USER, USER)
-    yield script, cache
-    shutil.rmtree(home, ignore_errors=True)
+    with normal_user_script(AS_USER, "verify-user-") as made:
+        yield made
 
 
 def run_as_user(normal_user, *argv: str) -> dict:

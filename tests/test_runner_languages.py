@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import machine_modes, mode_id
+from conftest import NORMAL_USER, SYSTEM_PYTHON, machine_modes, mode_id, normal_user_script
 
 from verify.challenges.contract import InteractiveTask
 from verify.commands.jobs import load_checks, run_checks
@@ -480,8 +480,6 @@ def test_a_self_test_build_under_one_isolation_is_never_reused_under_another(mon
 
 # --- compiled languages build without a private /tmp: a normal user, no sandbox --------------
 
-SYSTEM_PYTHON = "/usr/bin/python3"
-NORMAL_USER = "verify-test"
 AS_USER = """\
 import json, sys
 from verify.runner.isolation import resolve
@@ -498,27 +496,15 @@ COMPILED = sorted(key for key, language in languages().items() if language.compi
 def normal_user_selftest():
     """check_language as a normal user (--sandbox none: no private /tmp, no own uid, and
     Landlock lets it write its run's folder only)."""
-    if os.geteuid() != 0:
-        pytest.skip(f"needs root: the self-test runs as the user {NORMAL_USER} through runuser")
-    if not os.path.exists(SYSTEM_PYTHON) or shutil.which("runuser") is None:
-        pytest.skip(f"needs {SYSTEM_PYTHON} and runuser")
-    if subprocess.run(["id", NORMAL_USER], capture_output=True).returncode != 0:
-        subprocess.run(["useradd", "-m", NORMAL_USER], check=True, capture_output=True)
-    home = Path(tempfile.mkdtemp(prefix="verify-langs-user-"))
-    os.chmod(home, 0o755)
-    (home / "selftest.py").write_text(AS_USER)
-    os.chmod(home / "selftest.py", 0o644)
-    shutil.chown(home, NORMAL_USER, NORMAL_USER)
+    with normal_user_script(AS_USER, "verify-langs-user-") as (script, cache):
+        def run(key: str) -> dict:
+            done = subprocess.run(["runuser", "-u", NORMAL_USER, "--", "env", f"PYTHONPATH={REPO}",
+                                   f"VERIFY_CACHE={cache}", f"HOME={cache}", SYSTEM_PYTHON, str(script), key],
+                                  capture_output=True, text=True, cwd="/", timeout=300)
+            assert done.returncode == 0, done.stderr
+            return json.loads(done.stdout)
 
-    def run(key: str) -> dict:
-        done = subprocess.run(["runuser", "-u", NORMAL_USER, "--", "env", f"PYTHONPATH={REPO}",
-                               f"VERIFY_CACHE={home / 'cache'}", f"HOME={home}", SYSTEM_PYTHON,
-                               str(home / "selftest.py"), key], capture_output=True, text=True, cwd="/", timeout=300)
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
-
-    yield run
-    shutil.rmtree(home, ignore_errors=True)
+        yield run
 
 
 @pytest.mark.parametrize("key", COMPILED)

@@ -31,15 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import machine_modes, mode_id
+from conftest import NORMAL_USER, SYSTEM_PYTHON, machine_modes, mode_id, normal_user_script
 
 from verify.runner import Limits, SandboxUnavailable, isolation
 from verify.runner.process import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = Path(__file__).parent / "fixtures" / "hostile" / "sockets" / "reach_out.py"
-USER = "verify-test"
-SYSTEM_PYTHON = "/usr/bin/python3"
+USER = NORMAL_USER
 
 REACH_OUT = {"udp-127.0.0.1", "tcp-127.0.0.1", "unix-stream-path", "unix-stream-abstract", "unix-dgram-path",
              "unix-raw-path", "unix-dgram-socketpair-sendto", "unix-dgram-socketpair-sendmsg", "unix-bind-path"}
@@ -229,22 +228,8 @@ print(json.dumps({"isolation": result.isolation, "exit": result.exit_code,
 
 @pytest.fixture(scope="module")
 def normal_user() -> Iterator[tuple[Path, Path]]:
-    if os.geteuid() != 0:
-        pytest.skip("needs root: the test runs verify as the user verify-test through runuser")
-    if not os.path.exists(SYSTEM_PYTHON) or shutil.which("runuser") is None:
-        pytest.skip(f"needs {SYSTEM_PYTHON} and runuser")
-    if subprocess.run(["id", USER], capture_output=True).returncode != 0:
-        subprocess.run(["useradd", "-m", USER], check=True, capture_output=True)
-    home = Path(tempfile.mkdtemp(prefix="verify-sockets-user-"))
-    os.chmod(home, 0o755)
-    script = home / "run.py"
-    script.write_text(AS_USER)
-    os.chmod(script, 0o644)
-    cache = home / "cache"
-    cache.mkdir()
-    shutil.chown(cache, USER, USER)
-    yield script, cache
-    shutil.rmtree(home, ignore_errors=True)
+    with normal_user_script(AS_USER, "verify-sockets-user-") as made:
+        yield made
 
 
 @pytest.mark.parametrize("policy, landlock", [("none", "with"), ("none", "without"), ("bwrap", "with")])

@@ -560,8 +560,9 @@ def can_delegate_v1_cgroup() -> bool:
 
 
 def run_as_user(name: str, arguments: list[str], json_path: Path | None) -> int:
-    """The suite as user `name`: its table on stdout, its JSON where asked; its exit code."""
-    code, data = UserRun(name, arguments).wait()
+    """The suite as user `name` (on a cgroup v1 host, given a cgroup of its own first):
+    its table on stdout, its JSON where asked; its exit code."""
+    code, data = UserRun(name, arguments, delegated_cgroup=can_delegate_v1_cgroup()).wait()
     if json_path is not None and data is not None:
         json_path.write_text(json.dumps(data, indent=2) + "\n")
     return code

@@ -66,3 +66,33 @@ def normal_user_script(script_text: str, prefix: str):
         yield script, cache
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+# -- the attack count -----------------------------------------------------------------------
+# Each test of these modules is an attack a hostile entry, pull request, input or client
+# makes, in one mode (docs/security.md, "Attacks tried"): the run ends with how many were
+# tried and how many held (passed). A skipped one was not tried.
+ATTACK_MODULES = frozenset({
+    "test_runner_hostile", "test_runner_sockets", "test_runner_seccomp", "test_runner_ending",
+    "test_runner_judge_failures", "test_nothing_survives", "test_forkserver_channels",
+    "test_runner_config_files", "test_golf_files", "test_hostile_inputs", "test_report_escaping",
+    "test_trust_ci", "test_trust_cluster", "test_trust_digests", "test_trust_faults",
+})
+CONFORMANCE_ATTACKS = ("test_the_one_verdict_and_no_survivor", "test_the_same_as_a_normal_user")
+_attacks = {"tried": 0, "held": 0}
+
+
+def pytest_runtest_logreport(report):
+    path, _, test = report.nodeid.partition("::")
+    module = path.rsplit("/", 1)[-1].removesuffix(".py")
+    attack = module in ATTACK_MODULES or (module == "test_conformance" and test.startswith(CONFORMANCE_ATTACKS))
+    if not attack or report.skipped:
+        return
+    if report.when == "call" or (report.when == "setup" and report.failed):
+        _attacks["tried"] += 1
+        _attacks["held"] += report.passed
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _attacks["tried"]:
+        terminalreporter.write_line(f"attacks tried: {_attacks['tried']}, held: {_attacks['held']}")

@@ -1,4 +1,5 @@
-"""The CPU time of a live process tree, read from /proc: a run's total without a cgroup.
+"""A live process tree, read from /proc: its members, and its CPU time (a run's total
+without a cgroup).
 
 Without a cgroup nothing in the kernel adds up a run's CPU while it runs: RLIMIT_CPU
 holds per process, and the report verify-init writes at the end covers only what it
@@ -31,7 +32,8 @@ def _own_and_reaped(pid: int) -> int:
         return 0
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
+    """The living children of `pid` (of every thread of it)."""
     found: list[int] = []
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
@@ -55,5 +57,16 @@ def tree_cpu_time(root: int) -> float:
         pid = pending.pop()
         seen += 1
         ticks += _own_and_reaped(pid)
-        pending.extend(_children(pid))
+        pending.extend(children(pid))
     return ticks / TICKS
+
+
+def descendants(pid: int) -> list[int]:
+    """Every living descendant of `pid`, parents before their children."""
+    found: list[int] = []
+    pending = [pid]
+    while pending and len(found) < MAX_PROCESSES:
+        kids = children(pending.pop())
+        found += kids
+        pending += kids
+    return found

@@ -47,6 +47,7 @@ from verify.runner.cgroup import RunCgroup, create_run_cgroup, remove_group_fold
 from verify.runner.limits import FILE_SIZE_LIMIT, OPEN_FILES_LIMIT, Limits, prlimit_argv
 from verify.runner.machine import RUN_UIDS
 from verify.runner.mode import Isolation
+from verify.runner.proctree import descendants
 
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 UID_RANGE = RUN_UIDS             # (a fork server's steps draw their uids here)
@@ -456,27 +457,6 @@ def kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-def descendants(pid: int) -> list[int]:
-    """Every living descendant of `pid` (children first), from /proc's children lists."""
-    found: list[int] = []
-    pending = [pid]
-    while pending:
-        parent = pending.pop()
-        try:
-            tasks = os.listdir(f"/proc/{parent}/task")
-        except OSError:
-            continue
-        for task in tasks:
-            try:
-                with open(f"/proc/{parent}/task/{task}/children") as children:
-                    kids = [int(word) for word in children.read().split()]
-            except (OSError, ValueError):
-                continue
-            found += kids
-            pending += kids
-    return found
 
 
 def _kill_tree(pid: int, timeout: float = 5.0) -> None:

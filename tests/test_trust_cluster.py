@@ -15,6 +15,8 @@ from __future__ import annotations
 import gc
 import json
 import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import dask
@@ -77,9 +79,14 @@ if reached:
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory) -> dict[str, Path]:
+def shared(tmp_path_factory) -> Iterator[dict[str, Path]]:
     """A filesystem the client and the worker share: a victim entry, the hostile one, the cases,
-    a world-writable folder, and the worker's own cache."""
+    a world-writable folder, and the worker's own cache; and a world-readable file outside
+    /tmp (which a run without a sandbox has to itself) that only a sandbox hides."""
+    outside = Path(tempfile.mkdtemp(prefix="verify-trust-", dir="/var/tmp"))
+    outside.chmod(0o755)
+    (outside / "host-secret").write_text("a file of the host")
+    (outside / "host-secret").chmod(0o644)
     root = tmp_path_factory.mktemp("shared")
     cases, drop, cache = root / "cases", root / "drop", root / "worker-cache"
     for folder in (cases, drop, cache):
@@ -98,13 +105,14 @@ def shared(tmp_path_factory) -> dict[str, Path]:
     (cache / "a-build").write_text("a worker's cached build")
     # (the system folders, /usr and /etc, are visible read-only by design: docs/security.md)
     names = {"READS": [str(victim / "main.py"), str(cases / "g06-6x6-a.txt"), str(cache / "a-build"),
-                       str(ROOT / "verify" / "__init__.py")],
+                       str(ROOT / "verify" / "__init__.py"), str(outside / "host-secret")],
              # a cache folder may show the path to verify's own helper, mounted for the run, and nothing else
              "LISTS": [(str(cases), "g06-6x6-a.txt"), (str(cache), "a-build"), (str(victim), "main.py")],
              "WRITES": [str(drop), str(cache), str(victim)]}
     header = "".join(f"{name} = {json.dumps(value)}\n" for name, value in names.items())
     (hostile / "main.py").write_text(header + PRELUDE + golf)
-    return {"cases": cases, "drop": drop, "cache": cache, "victim": victim, "hostile": hostile}
+    yield {"cases": cases, "drop": drop, "cache": cache, "victim": victim, "hostile": hostile}
+    shutil.rmtree(outside, ignore_errors=True)
 
 
 def verdicts(report: str) -> dict[str, tuple[str, str]]:

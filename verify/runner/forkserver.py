@@ -38,6 +38,7 @@ from verify.runner.backends import TMPFS_SIZE, is_system_path, running_as_root
 from verify.runner.build import Prepared
 from verify.runner.cgroup import create_run_cgroup
 from verify.runner.helper import compiled_tool
+from verify.runner.idle import IdleBoxes
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation
 from verify.runner.process import RunResult, StdoutConsumer, drive
@@ -210,7 +211,7 @@ class ForkServerPool:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._idle: OrderedDict[Key, list[ForkServer]] = OrderedDict()
+        self._idle: IdleBoxes[ForkServer] = IdleBoxes(MAX_IDLE)
         self._unsuitable: OrderedDict[Key, warm.Signature] = OrderedDict()   # folders that got none, as they were
 
     def possible(self, isolation: Isolation) -> bool:
@@ -251,43 +252,26 @@ class ForkServerPool:
         return result
 
     def _take(self, key: Key, signature: warm.Signature) -> ForkServer | None:
-        with self._lock:
-            waiting = self._idle.get(key)
-            found = waiting.pop() if waiting else None
-            if waiting == []:
-                del self._idle[key]
+        found = self._idle.take(key)
         if found is not None and (not found.alive() or found.signature != signature):
             found.close()
             return None
         return found
 
     def _give_back(self, key: Key, server: ForkServer) -> None:
-        dropped = []
-        with self._lock:
-            self._idle.setdefault(key, []).append(server)
-            self._idle.move_to_end(key)
-            while sum(len(v) for v in self._idle.values()) > MAX_IDLE:
-                oldest_key, oldest = next(iter(self._idle.items()))
-                dropped.append(oldest.pop(0))
-                if not oldest:
-                    del self._idle[oldest_key]
-        for old in dropped:
+        for old in self._idle.keep(key, server):
             old.close()
 
     def idle(self) -> int:
         """How many fork servers wait now."""
-        with self._lock:
-            return sum(len(v) for v in self._idle.values())
+        return self._idle.count()
 
     def servers(self) -> list[ForkServer]:
-        with self._lock:
-            return [server for waiting in self._idle.values() for server in waiting]
+        return self._idle.boxes()
 
     def close(self) -> None:
         """Remove every idle fork server."""
         with self._lock:
-            everything = [server for waiting in self._idle.values() for server in waiting]
-            self._idle.clear()
             self._unsuitable.clear()
-        for server in everything:
+        for server in self._idle.drain():
             server.close()

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verify.runner.build import Prepared
+from verify.runner.idle import IdleBoxes
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation
 from verify.runner.process import RunResult, Started, StdoutConsumer, drive
@@ -98,7 +99,7 @@ class BuiltAheadPool:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._ready: OrderedDict[Key, list[Ready]] = OrderedDict()
+        self._ready: IdleBoxes[Ready] = IdleBoxes(MAX_READY)
         self._seen: OrderedDict[Key, None] = OrderedDict()
 
     def possible(self, isolation: Isolation) -> bool:
@@ -148,11 +149,7 @@ class BuiltAheadPool:
 
     def take(self, key: Key, signature: Signature) -> Ready | None:
         """A waiting sandbox for `key`, alive and built from the same folder, or None."""
-        with self._lock:
-            waiting = self._ready.get(key)
-            found = waiting.pop() if waiting else None
-            if waiting == []:
-                del self._ready[key]
+        found = self._ready.take(key)
         if found is None:
             return None
         if found.process.poll() is not None or found.signature != signature:
@@ -172,33 +169,22 @@ class BuiltAheadPool:
                     self._seen.popitem(last=False)
                 return 0
             self._seen.move_to_end(key)
-            return max(0, AHEAD - len(self._ready.get(key, ())))
+        return max(0, AHEAD - self._ready.count(key))
 
 
     def keep(self, key: Key, ready: Ready) -> None:
-        with self._lock:
-            self._ready.setdefault(key, []).append(ready)
-            self._ready.move_to_end(key)
-            dropped = []
-            while sum(len(v) for v in self._ready.values()) > MAX_READY:
-                oldest_key, oldest = next(iter(self._ready.items()))
-                dropped.append(oldest.pop(0))
-                if not oldest:
-                    del self._ready[oldest_key]
-        for ready in dropped:
-            dispose(ready)
+        for dropped in self._ready.keep(key, ready):
+            dispose(dropped)
 
 
     def waiting(self) -> int:
         """How many sandboxes wait now."""
-        with self._lock:
-            return sum(len(v) for v in self._ready.values())
+        return self._ready.count()
 
     def close(self) -> list[subprocess.Popen[bytes]]:
         """Remove every waiting sandbox; their (ended) processes."""
+        everything = self._ready.drain()
         with self._lock:
-            everything = [r for waiting in self._ready.values() for r in waiting]
-            self._ready.clear()
             self._seen.clear()
         for ready in everything:
             dispose(ready)

@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -185,6 +186,21 @@ def processes_working_in(folder: Path) -> list[int]:
     return found
 
 
+def wait_for_sleeper(folder: Path, marker: bytes = b"sleep 5341") -> None:
+    """Until the fixture's detached child, working in `folder`, has become the sleeper: its
+    script returns before the child's exec, and a busy machine runs that exec later."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        for pid in processes_working_in(folder):
+            try:
+                if marker in Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" "):
+                    return
+            except OSError:
+                continue
+        time.sleep(0.02)
+    raise AssertionError(f"no process became {marker.decode()!r} in {folder} within 20 s")
+
+
 def test_what_a_fixture_leaves_when_nothing_stops_it_is_found_and_removed(workspace, tmp_path):
     """The daemon fixture run directly (no verify), in the suite's folder: its sleeper, a
     /dev/shm file and a SysV segment with the suite's markers, and a run folder left, are
@@ -197,6 +213,7 @@ def test_what_a_fixture_leaves_when_nothing_stops_it_is_found_and_removed(worksp
             done = subprocess.run(["bash", script], input=b"", cwd=folder, stdout=subprocess.DEVNULL,
                                   timeout=30)      # (the daemon keeps its stdout)
             assert done.returncode == 0
+            wait_for_sleeper(folder)
         (Path("/dev/shm") / f"{LEFTOVERS.dev_shm_prefix}left-by-a-test").write_bytes(b"x")
         libc = ctypes.CDLL(None, use_errno=True)
         assert libc.shmget(LEFTOVERS.sysv_keys[0], 4096, 0o1000 | 0o600) >= 0       # IPC_CREAT

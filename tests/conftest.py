@@ -76,7 +76,7 @@ ATTACK_MODULES = frozenset({
     "test_runner_hostile", "test_runner_sockets", "test_runner_seccomp", "test_runner_ending",
     "test_runner_judge_failures", "test_nothing_survives", "test_forkserver_channels",
     "test_runner_config_files", "test_golf_files", "test_hostile_inputs", "test_report_escaping",
-    "test_trust_ci", "test_trust_cluster", "test_trust_digests", "test_trust_faults",
+    "test_trust_ci", "test_trust_cluster", "test_trust_digests", "test_trust_faults", "test_attacks_host",
 })
 CONFORMANCE_ATTACKS = ("test_the_one_verdict_and_no_survivor", "test_the_same_as_a_normal_user")
 _attacks = {"tried": 0, "held": 0}

@@ -24,64 +24,64 @@ def write(folder: Path, name: str, text: str) -> Path:
     return path
 
 
-def test_python_reads_stdin_and_arguments(tmp_path):
+def test_python_reads_stdin_and_arguments(tmp_path, default_isolation):
     source = write(tmp_path, "echo.py", "import sys\nprint(sys.stdin.read().upper(), *sys.argv[1:])\n")
-    result = run_program(Program("python", source), stdin=b"abc", args=["x", "y z"])
+    result = run_program(Program("python", source), stdin=b"abc", args=["x", "y z"], isolation=default_isolation)
     assert result.exit_code == 0 and result.limit is None and result.ok
     assert result.stdout == b"ABC x y z\n"
     assert result.stdout_bytes == len(result.stdout)
     assert result.isolation
 
 
-def test_streaming_consumer_gets_every_byte_and_no_stdout_is_kept(tmp_path):
+def test_streaming_consumer_gets_every_byte_and_no_stdout_is_kept(tmp_path, default_isolation):
     source = write(tmp_path, "many.py", "import sys\nfor i in range(200000): sys.stdout.write('%d\\n' % i)\n")
     received = bytearray()
-    result = run_program(Program("python", source), on_stdout=lambda chunk: received.extend(chunk))
+    result = run_program(Program("python", source), on_stdout=lambda chunk: received.extend(chunk), isolation=default_isolation)
     assert result.stdout is None
     assert bytes(received) == b"".join(b"%d\n" % i for i in range(200000))
     assert result.stdout_bytes == len(received)
 
 
-def test_consumer_returning_true_stops_the_program(tmp_path):
+def test_consumer_returning_true_stops_the_program(tmp_path, default_isolation):
     source = write(tmp_path, "forever.py", "while True: print('spam', flush=True)\n")
     result = run_program(Program("python", source), limits=Limits(wall_time=20),
-                         on_stdout=lambda chunk: True)
+                         on_stdout=lambda chunk: True, isolation=default_isolation)
     assert result.stopped_early and result.limit is None
     assert result.wall_time < 20
 
 
-def test_large_stdin_does_not_deadlock(tmp_path):
+def test_large_stdin_does_not_deadlock(tmp_path, default_isolation):
     source = write(tmp_path, "cat.py", "import sys\nsys.stdout.write(sys.stdin.read())\n")
     data = b"0123456789abcdef" * (1 << 16)  # 1 MiB both ways
-    result = run_program(Program("python", source), stdin=data)
+    result = run_program(Program("python", source), stdin=data, isolation=default_isolation)
     assert result.stdout == data
 
 
-def test_compiled_once_per_source_digest(tmp_path):
+def test_compiled_once_per_source_digest(tmp_path, default_isolation):
     source = write(tmp_path, "hi.c", '#include <stdio.h>\nint main(){puts("hi");return 3;}\n')
-    first = prepare(Program("c", source))
+    first = prepare(Program("c", source), isolation=default_isolation)
     assert first.build is not None and (first.build / "main").exists()
-    assert prepare(Program("c", source)).build == first.build
-    result = run_program(Program("c", source))
+    assert prepare(Program("c", source), isolation=default_isolation).build == first.build
+    result = run_program(Program("c", source), isolation=default_isolation)
     assert (result.stdout, result.exit_code) == (b"hi\n", 3)
     source.write_text('#include <stdio.h>\nint main(){puts("changed");}\n')
-    assert prepare(Program("c", source)).build != first.build
+    assert prepare(Program("c", source), isolation=default_isolation).build != first.build
 
 
-def test_compile_error_carries_the_compiler_log(tmp_path):
+def test_compile_error_carries_the_compiler_log(tmp_path, default_isolation):
     source = write(tmp_path, "bad.c", "int main(void) { return syntax error; }\n")
     with pytest.raises(CompileError) as caught:
-        prepare(Program("c", source))
+        prepare(Program("c", source), isolation=default_isolation)
     assert "error" in caught.value.log
     assert "\n" not in str(caught.value)
 
 
-def test_java_public_class_name_is_found(tmp_path):
+def test_java_public_class_name_is_found(tmp_path, default_isolation):
     assert java_main_class(b"import x;\npublic final class Golf { }") == "Golf"
     assert java_main_class(b"class A {} ") == "A"
     source = write(tmp_path, "entry.java",
                    'public class Desert { public static void main(String[] a) { System.out.println("ok"); } }\n')
-    assert run_program(Program("java", source)).stdout == b"ok\n"
+    assert run_program(Program("java", source), isolation=default_isolation).stdout == b"ok\n"
 
 
 def test_unknown_language_is_one_line():
@@ -89,11 +89,11 @@ def test_unknown_language_is_one_line():
         get_language("cobol")
 
 
-def test_missing_interpreter_is_one_clear_line(tmp_path, monkeypatch):
+def test_missing_interpreter_is_one_clear_line(tmp_path, monkeypatch, default_isolation):
     monkeypatch.setenv("PATH", str(tmp_path))
     source = write(tmp_path, "x.pl", "print 1;\n")
     with pytest.raises(MissingInterpreter, match="perl: interpreter not found"):
-        run_program(Program("perl", source))
+        run_program(Program("perl", source), isolation=default_isolation)
 
 
 def test_limits_reject_nonsense():
@@ -101,10 +101,10 @@ def test_limits_reject_nonsense():
         Limits(wall_time=0)
 
 
-def test_session_exchanges_lines(tmp_path):
+def test_session_exchanges_lines(tmp_path, default_isolation):
     source = write(tmp_path, "double.py",
                    "import sys\nfor line in sys.stdin:\n    print(int(line) * 2, flush=True)\n")
-    with Session(Program("python", source), Limits(wall_time=30)) as session:
+    with Session(Program("python", source), Limits(wall_time=30), isolation=default_isolation) as session:
         assert session.exchange(b"21\n", timeout=10) == b"42"
         assert session.exchange(b"5\n", timeout=10) == b"10"
         with pytest.raises(SessionError) as caught:
@@ -112,9 +112,9 @@ def test_session_exchanges_lines(tmp_path):
         assert caught.value.reason == "crash"
 
 
-def test_session_timeout(tmp_path):
+def test_session_timeout(tmp_path, default_isolation):
     source = write(tmp_path, "mute.py", "import time\ntime.sleep(60)\n")
-    with Session(Program("python", source), Limits(wall_time=30)) as session:
+    with Session(Program("python", source), Limits(wall_time=30), isolation=default_isolation) as session:
         with pytest.raises(SessionError) as caught:
             session.exchange(b"hello\n", timeout=0.5)
         assert caught.value.reason == "timeout"
@@ -135,7 +135,7 @@ def test_rlimits_reach_the_program(tmp_path, monkeypatch, use_isolation, helper,
     counted = chosen.accounting != "rlimits"
     source = write(tmp_path, "limits.py", RLIMITS_PROGRAM)
     limits = Limits(cpu_time=2.5, memory=300 << 20, processes=7)
-    words = run_program(Program("python", source), limits=limits).stdout.split()
+    words = run_program(Program("python", source), limits=limits, isolation=chosen).stdout.split()
     cpu, data, nproc, fsize, core, is_root = words
     # with a cgroup the memory limit is the cgroup's (it counts every page), not an rlimit
     assert (int(cpu), int(data), int(fsize), int(core)) == (3, -1 if counted else 300 << 20, 256 << 20, 0)
@@ -146,43 +146,43 @@ def test_rlimits_reach_the_program(tmp_path, monkeypatch, use_isolation, helper,
         assert int(nproc) == (7 + 8 if counted else 7 if helper == "verify-init" else 7 + 1)
 
 
-def test_session_end_of_output_and_long_lines(tmp_path):
+def test_session_end_of_output_and_long_lines(tmp_path, default_isolation):
     quits = write(tmp_path, "quits.py", "print('bye', flush=True)\n")
-    with Session(Program("python", quits), Limits(wall_time=30)) as session:
+    with Session(Program("python", quits), Limits(wall_time=30), isolation=default_isolation) as session:
         assert session.read_line(timeout=10) == b"bye"
         with pytest.raises(SessionError) as caught:
             session.read_line(timeout=10)
         assert caught.value.reason == "eof"
     chatty = write(tmp_path, "chatty.py", "import sys\nsys.stdout.write('x' * 100000)\nsys.stdout.flush()\n"
                                           "import time\ntime.sleep(30)\n")
-    with Session(Program("python", chatty), Limits(wall_time=30, output=1000)) as session:
+    with Session(Program("python", chatty), Limits(wall_time=30, output=1000), isolation=default_isolation) as session:
         with pytest.raises(SessionError) as caught:
             session.read_line(timeout=10)
         assert caught.value.reason == "output"
 
 
-def test_a_program_that_closes_its_output_is_still_waited_for(tmp_path):
+def test_a_program_that_closes_its_output_is_still_waited_for(tmp_path, default_isolation):
     source = write(tmp_path, "closer.py", "import os, time\nprint('early', flush=True)\n"
                                           "os.close(1); os.close(2)\ntime.sleep(0.3)\nos._exit(3)\n")
-    result = run_program(Program("python", source))
+    result = run_program(Program("python", source), isolation=default_isolation)
     assert (result.stdout, result.exit_code, result.limit) == (b"early\n", 3, None)
 
 
-def test_concurrent_builds_of_one_source_share_one_artefact(tmp_path, monkeypatch):
+def test_concurrent_builds_of_one_source_share_one_artefact(tmp_path, monkeypatch, default_isolation):
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
     source = write(tmp_path, "same.c", '#include <stdio.h>\nint main(){puts("same");}\n')
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(4) as pool:
-        builds = list(pool.map(lambda _: prepare(Program("c", source)).build, range(4)))
+        builds = list(pool.map(lambda _: prepare(Program("c", source), isolation=default_isolation).build, range(4)))
     assert len(set(builds)) == 1 and (builds[0] / "main").exists()
     leftovers = [p.name for p in builds[0].parent.iterdir() if p.name.startswith(".build-")]
     assert leftovers == []
-    assert run_program(Program("c", source)).stdout == b"same\n"
+    assert run_program(Program("c", source), isolation=default_isolation).stdout == b"same\n"
 
 
-def test_an_exit_code_above_128_is_not_mistaken_for_a_signal(tmp_path):
+def test_an_exit_code_above_128_is_not_mistaken_for_a_signal(tmp_path, default_isolation):
     source = write(tmp_path, "exit130.py", "raise SystemExit(130)\n")
-    result = run_program(Program("python", source))
+    result = run_program(Program("python", source), isolation=default_isolation)
     assert (result.exit_code, result.signal) == (130, None)
 
 
@@ -202,7 +202,7 @@ def test_a_runs_cgroup_is_made_and_removed(tmp_path, use_isolation):
         assert sandbox.cgroup is not None and sorted(ours()) == sorted(sandbox.cgroup.folders.values())
     assert ours() == []
     source = write(tmp_path, "p.py", "print('in a cgroup')\n")
-    result = run_program(Program("python", source))
+    result = run_program(Program("python", source), isolation=chosen)
     assert result.stdout == b"in a cgroup\n" and result.accounting == chosen.cgroups.name
     assert ours() == []
 
@@ -213,7 +213,7 @@ def test_the_cgroup_catches_shared_memory_as_it_happens(use_isolation):
         pytest.skip("no writable cgroup here")
     from pathlib import Path
     hog = Path(__file__).parent / "fixtures" / "hostile" / "shared_memory_hog" / "shm.py"
-    result = run_program(Program("python", hog), limits=Limits(wall_time=10, memory=256 << 20))
+    result = run_program(Program("python", hog), limits=Limits(wall_time=10, memory=256 << 20), isolation=chosen)
     assert result.limit == "memory" and result.signal_name == "SIGKILL"   # killed by the kernel
     assert result.peak_memory <= 256 << 20                                # before it got all it wanted
     assert "cgroup" in result.isolation
@@ -228,8 +228,8 @@ def test_limits_defaults_are_the_field_defaults():
 
 
 def test_an_isolation_passed_explicitly_is_the_one_runs_get(tmp_path, monkeypatch, use_isolation):
-    """run_program, prepare and Session take an Isolation; the configured one (and the
-    environment that configured it) does not matter then."""
+    """run_program, prepare and Session run under the Isolation they are given; the
+    environment (VERIFY_SANDBOX, VERIFY_TMPDIR) is not read by a run."""
     import dataclasses
     import shutil
 
@@ -255,7 +255,7 @@ def test_an_isolation_passed_explicitly_is_the_one_runs_get(tmp_path, monkeypatc
     assert list(runs.iterdir()) == []                        # made there, and removed
     if configured.name != explicit.name:
         monkeypatch.delenv("VERIFY_TMPDIR")
-        assert run_program(program).isolation == configured.name
+        assert run_program(program, isolation=configured).isolation == configured.name
 
 
 def test_limit_hit_decides_from_the_kernels_counters():
@@ -274,3 +274,9 @@ def test_limit_hit_decides_from_the_kernels_counters():
     assert limit_hit(None, clean, limits, 0.1, 200 << 20, 0, None) is None         # a cgroup counted less
     assert limit_hit(None, None, limits, 0.1, 95 << 20, 1, None) == "memory"      # failed near the limit
     assert limit_hit(None, None, limits, 0.1, 95 << 20, 0, None) is None
+    # rlimits: a failure after the kernel refused memory at the limit, however small the peak
+    assert limit_hit(None, None, limits, 0.1, 9 << 20, 1, None, refused=2) == "memory"
+    assert limit_hit(None, None, limits, 0.1, 9 << 20, None, 11, refused=1) == "memory"
+    assert limit_hit(None, None, limits, 0.1, 9 << 20, 0, None, refused=1) is None    # it coped
+    assert limit_hit(None, None, limits, 0.1, 9 << 20, 1, None, refused=0) is None
+    assert limit_hit(None, None, limits, 0.1, 9 << 20, 1, None, refused=-1) is None   # not watched

@@ -30,9 +30,14 @@
  * Under bubblewrap it is the PID namespace's init (`bwrap --as-pid-1`): its exit kills the
  * rest, and the program cannot signal it.
  *
- * The report is "utime_us stime_us maxrss_kb wait_status started": started is 0 when the
- * run's set-up failed in the child before the exec, or the exec itself (the judge's failure,
- * never the program's; the reason is on stderr), else 1. A failure before the fork leaves no
+ * The report is "utime_us stime_us maxrss_kb wait_status started refused": started is 0 when
+ * the run's set-up failed in the child before the exec, or the exec itself (the judge's
+ * failure, never the program's; the reason is on stderr), else 1. refused counts the
+ * requests for memory (mmap, mremap, mprotect, brk) the kernel refused at the --memory
+ * rlimit, or -1 when they could not be watched: with --memory, a seccomp listener (user
+ * notification) shows verify-init each such request before the kernel decides, and it
+ * counts those the kernel's own rule (data size or address space, plus the request, over
+ * the limit) refuses; it never changes the answer. A failure before the fork leaves no
  * report and exit code 125. */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -42,6 +47,8 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <sched.h>
 #include <signal.h>
@@ -50,8 +57,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -268,6 +278,220 @@ static void install_guard(pid_t supervisor, pid_t judge) {
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &guard) != 0) die("seccomp guard");
 }
 
+/* -- the memory watch (rlimits accounting) ------------------------------------------------
+ * Without a cgroup no kernel counter records that a request for memory was refused at the
+ * limit, and what a program then does depends on its language (a C program writes through
+ * NULL, Python raises MemoryError, Go aborts). So verify-init watches each request that
+ * could grow the run's data (or, with --memory as:, its address space) and counts those
+ * that the kernel's rule refuses: the same count in every language, from the kernel's
+ * figures (/proc/PID/status, maps, stat), never from what the program says. */
+static int watch_kind_as = 0;                 /* the limit is RLIMIT_AS (else RLIMIT_DATA) */
+static unsigned long long watch_limit = 0;    /* bytes */
+static volatile int refused_requests = 0;
+static long page_size = 4096;
+
+/* In the child: a filter that hands verify-init the requests that can grow what the limit
+ * counts (brk, mremap; mmap and mprotect only when writable and private for RLIMIT_DATA,
+ * mmap of any kind for RLIMIT_AS; never MAP_FIXED, which replaces what it lands on and
+ * is not where allocators grow); the listener's descriptor goes to verify-init over
+ * `channel`. Where the kernel has no user notification (before 5.5), or the seccomp call
+ * is refused, nothing is watched. */
+static void start_watch(int channel) {
+#if defined(GUARD_ARCH) && defined(SECCOMP_FILTER_FLAG_NEW_LISTENER) && defined(SECCOMP_USER_NOTIF_FLAG_CONTINUE)
+    uint32_t skip_flags = watch_kind_as ? MAP_FIXED : MAP_SHARED | MAP_FIXED | MAP_GROWSDOWN;
+    struct sock_filter code[] = {
+        /*  0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        /*  1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, GUARD_ARCH, 1, 0),
+        /*  2 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        /*  3 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        /*  4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 4, 0),        /* -> 9 */
+        /*  5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 7, 0),    /* -> 13 */
+        /*  6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mremap, 9, 0),      /* -> 16 */
+        /*  7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_brk, 8, 0),         /* -> 16 */
+        /*  8 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        /*  9 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(3)),               /* mmap's flags */
+        /* 10 */ BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, skip_flags, 4, 0),      /* -> 15 */
+        /* 11 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(2)),               /* its protection */
+        /* 12 */ watch_kind_as ? (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0, 3, 2)
+                               : (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_WRITE, 3, 2),
+        /* 13 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(2)),               /* mprotect's */
+        /* 14 */ BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, watch_kind_as ? 0 : PROT_WRITE, 1, 0),
+        /* 15 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        /* 16 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+    };
+    struct sock_fprog program = {sizeof code / sizeof code[0], code};
+    int listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &program);
+    if (listener >= 0) {
+        char space[CMSG_SPACE(sizeof(int))] = {0};
+        char byte = 'w';
+        struct iovec data = {&byte, 1};
+        struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = space,
+                                 .msg_controllen = sizeof space};
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(header), &listener, sizeof(int));
+        /* unsent, the filter would hold every mmap of the program for an absent listener */
+        if (sendmsg(channel, &message, MSG_NOSIGNAL) != 1) die("memory watch");
+        close(listener);
+    }
+#endif
+    close(channel);
+}
+
+/* The value after `key` (a line "VmData:   1234 kB") of /proc/PID/status, in bytes; -1: none. */
+static long long status_bytes(const char *status, const char *key) {
+    const char *at = strstr(status, key);
+    if (!at) return -1;
+    return atoll(at + strlen(key)) * 1024;
+}
+
+static int read_text(const char *path, char *buffer, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    size_t got = 0;
+    ssize_t n;
+    while (got + 1 < size && (n = read(fd, buffer + got, size - 1 - got)) > 0) got += (size_t)n;
+    close(fd);
+    buffer[got] = 0;
+    return got > 0 ? 0 : -1;
+}
+
+/* From /proc/PID/maps: the permissions of the mapping holding `at` (perms[0] = 0: none),
+ * and where [heap] ends (left as it is without a heap); -1 when unreadable (no right). */
+static int mapping_at(pid_t pid, unsigned long long at, char perms[5], unsigned long long *heap_end) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+    FILE *maps = fopen(path, "re");
+    if (!maps) return -1;
+    int lines = 0;
+    char line[512];
+    perms[0] = 0;
+    while (fgets(line, sizeof line, maps)) {
+        unsigned long long low, high;
+        char mode[5] = {0};
+        if (sscanf(line, "%llx-%llx %4s", &low, &high, mode) != 3) continue;
+        lines++;
+        if (at >= low && at < high) memcpy(perms, mode, 5);
+        if (heap_end && strstr(line, "[heap]")) *heap_end = high;
+    }
+    fclose(maps);
+    return lines ? 0 : -1;     /* an empty file: no right to read it */
+}
+
+static unsigned long long page_up(unsigned long long bytes) {
+    return (bytes + (unsigned long long)page_size - 1) & ~((unsigned long long)page_size - 1);
+}
+
+/* Does the kernel refuse this request at the memory rlimit? (Its rule: may_expand_vm and
+ * check_data_rlimit, for what each call adds.) Unknowable cases answer no. */
+static int refused_at_limit(const struct seccomp_notif *request) {
+    char status[4096], path[64];
+    pid_t pid = (pid_t)request->pid;
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    if (read_text(path, status, sizeof status) != 0) return 0;
+    long long used = status_bytes(status, watch_kind_as ? "VmSize:" : "VmData:");
+    if (used < 0) return 0;
+    const unsigned long long *a = request->data.args;
+    unsigned long long limit = watch_limit / (unsigned long long)page_size * (unsigned long long)page_size;
+    char perms[5];
+    int nr = request->data.nr;
+    if (nr == SYS_mmap) {
+        unsigned long long length = page_up(a[1]);
+        int writable = (a[2] & PROT_WRITE) != 0, shared = (a[3] & MAP_SHARED) != 0;
+        if (!watch_kind_as && (!writable || shared || (a[3] & MAP_GROWSDOWN))) return 0;  /* not data */
+        return (unsigned long long)used + length > limit;
+    }
+    if (nr == SYS_mremap) {
+        unsigned long long before = page_up(a[1]), after = page_up(a[2]);
+        if (after <= before || (unsigned long long)used + (after - before) <= limit) return 0;
+        if (!watch_kind_as && mapping_at(pid, a[0], perms, NULL) >= 0
+            && (perms[1] != 'w' || perms[3] != 'p'))
+            return 0;                                            /* a mapping that is not data */
+        return 1;
+    }
+    if (nr == SYS_mprotect) {       /* only becoming data is counted (and only against RLIMIT_DATA) */
+        unsigned long long length = page_up(a[1]);
+        if (watch_kind_as || !(a[2] & PROT_WRITE) || (unsigned long long)used + length <= limit) return 0;
+        if (mapping_at(pid, a[0], perms, NULL) < 0 || perms[0] == 0) return 0;
+        return perms[1] != 'w' && perms[3] == 'p';
+    }
+    if (nr == SYS_brk) {
+        char stat[4096];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        if (read_text(path, stat, sizeof stat) != 0) return 0;
+        const char *fields = strrchr(stat, ')');
+        unsigned long long start_data = 0, end_data = 0, start_brk = 0, value;
+        for (int field = 3; fields && (fields = strchr(fields + 1, ' ')) != NULL && field <= 47; field++) {
+            value = strtoull(fields + 1, NULL, 10);
+            if (field == 45) start_data = value;
+            if (field == 46) end_data = value;
+            if (field == 47) start_brk = value;
+        }
+        if (start_brk == 0 || a[0] < start_brk) return 0;       /* a query, or no right to read it */
+        if (!watch_kind_as && (a[0] - start_brk) + (end_data - start_data) > watch_limit) return 1;
+        unsigned long long heap_end = page_up(start_brk);
+        if (mapping_at(pid, 0, perms, &heap_end) < 0) return 0;
+        unsigned long long wanted = page_up(a[0]);
+        return wanted > heap_end && (unsigned long long)used + (wanted - heap_end) > limit;
+    }
+    return 0;
+}
+
+/* verify-init's second thread: answers each watched request with "go on" (the kernel then
+ * decides), having counted it when the kernel is going to refuse it. */
+static void *watch_requests(void *argument) {
+    int listener = (int)(intptr_t)argument;
+    struct seccomp_notif request;
+    struct seccomp_notif_resp response;
+    struct pollfd ready = {listener, POLLIN, 0};
+    for (;;) {
+        /* POLLHUP: no process of the run is left under the filter (RECV would fail at once) */
+        if (poll(&ready, 1, -1) < 0) { if (errno == EINTR) continue; break; }
+        if (ready.revents & (POLLHUP | POLLERR | POLLNVAL)) break;
+        memset(&request, 0, sizeof request);
+        if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) {
+            if (errno == EINTR || errno == ENOENT) continue;   /* ENOENT: that caller died meanwhile */
+            break;
+        }
+        int refused = refused_at_limit(&request);
+        /* still the same request (its pid not reused meanwhile): then the count holds */
+        if (refused && ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &request.id) == 0)
+            __atomic_add_fetch(&refused_requests, 1, __ATOMIC_SEQ_CST);
+        memset(&response, 0, sizeof response);
+        response.id = request.id;
+        response.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+        (void)ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response);
+    }
+    return NULL;
+}
+
+/* In verify-init: receive the listener (EOF: the child watches nothing) and serve it from a
+ * thread that takes no signal (they are main()'s). Returns 1 when the watch is on. */
+static int serve_watch(int channel) {
+    char space[CMSG_SPACE(sizeof(int))] = {0};
+    char byte;
+    struct iovec data = {&byte, 1};
+    struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = space,
+                             .msg_controllen = sizeof space};
+    ssize_t got;
+    while ((got = recvmsg(channel, &message, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {}
+    close(channel);
+    struct cmsghdr *header = got == 1 ? CMSG_FIRSTHDR(&message) : NULL;
+    if (!header || header->cmsg_type != SCM_RIGHTS) return 0;
+    int listener;
+    memcpy(&listener, CMSG_DATA(header), sizeof(int));
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &before);
+    pthread_t thread;
+    int started = pthread_create(&thread, NULL, watch_requests, (void *)(intptr_t)listener) == 0;
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    if (!started) die("memory watch thread");   /* the child waits on its first mmap for us */
+    return 1;
+}
+
 static void load_seccomp(int fd) {
     struct stat info;
     if (fstat(fd, &info) != 0 || info.st_size <= 0 || info.st_size % sizeof(struct sock_filter) != 0
@@ -362,14 +586,21 @@ int main(int argc, char **argv) {
     sigaction(SIGUSR2, &stop, NULL);
     /* our own signals must not kill us before the report is written */
     signal(SIGINT, SIG_IGN); signal(SIGTERM, SIG_IGN); signal(SIGHUP, SIG_IGN); signal(SIGPIPE, SIG_IGN);
-    int setup[2];
+    int setup[2], watch[2] = {-1, -1};
     if (pipe2(setup, O_CLOEXEC) != 0) die("pipe");
+    if (memory >= 0) {        /* rlimits accounting: the refusals at the limit are watched */
+        watch_kind_as = strcmp(memory_kind, "as") == 0;
+        watch_limit = (unsigned long long)memory;
+        page_size = sysconf(_SC_PAGESIZE);
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, watch) != 0) die("socketpair");
+    }
     pid_t supervisor = getpid();
     pid_t child = fork();
     if (child < 0) die("fork");
     if (child == 0) {
         close(setup[0]);
         setup_status = setup[1];
+        if (watch[0] >= 0) close(watch[0]);
         if (report >= 0) close(report);
         signal(SIGUSR1, SIG_DFL); signal(SIGUSR2, SIG_DFL); signal(SIGPIPE, SIG_DFL);
         signal(SIGINT, SIG_DFL); signal(SIGTERM, SIG_DFL); signal(SIGHUP, SIG_DFL);
@@ -381,6 +612,7 @@ int main(int argc, char **argv) {
         }
         set_limit(RLIMIT_NPROC, nproc, nproc);
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        if (watch[1] >= 0) start_watch(watch[1]);    /* first: the filters below may refuse seccomp() */
         if (landlock_abi > 0) landlock(landlock_abi, folders, nfolders, files, nfiles);
         if (seccomp >= 0) load_seccomp(seccomp);
         if (guard) install_guard(supervisor, original_parent);
@@ -395,6 +627,8 @@ int main(int argc, char **argv) {
     if (stop_requested) { kill(-child, SIGKILL); kill(child, SIGKILL); }
     close(setup[1]);
     if (seccomp >= 0) close(seccomp);
+    int watching = 0;
+    if (watch[1] >= 0) { close(watch[1]); watching = serve_watch(watch[0]); }
     char setup_failed = 0;
     ssize_t said;       /* EOF: the exec happened (or the child died before: then it is waited for) */
     while ((said = read(setup[0], &setup_failed, 1)) < 0 && errno == EINTR) {}
@@ -417,10 +651,11 @@ int main(int argc, char **argv) {
     struct rusage usage;
     getrusage(RUSAGE_CHILDREN, &usage);
     if (report >= 0) {
-        dprintf(report, "%ld %ld %ld %d %d\n",
+        dprintf(report, "%ld %ld %ld %d %d %d\n",
                 (long)usage.ru_utime.tv_sec * 1000000L + usage.ru_utime.tv_usec,
                 (long)usage.ru_stime.tv_sec * 1000000L + usage.ru_stime.tv_usec,
-                usage.ru_maxrss, status, started);
+                usage.ru_maxrss, status, started,
+                watching ? __atomic_load_n(&refused_requests, __ATOMIC_SEQ_CST) : -1);
         close(report);
     }
     if (WIFSIGNALED(status)) {

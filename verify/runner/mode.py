@@ -64,9 +64,11 @@ class Isolation:
         return "rlimits"
 
 
-RLIMITS_DIFFERENCES = ("rlimits accounting: no cgroup counts this run's memory, processes and CPU, so "
-                       "a program over the memory or process limit may be judged runtime error or time "
-                       "limit here where a judge with a cgroup says memory limit or process limit")
+RLIMITS_DIFFERENCES = ("rlimits accounting: no cgroup counts this run's processes, and its memory rlimit "
+                       "counts private memory only (shared memory is refused), so a program over the "
+                       "process limit, or holding shared memory or files in /dev/shm, may be judged "
+                       "runtime error or time limit here where a judge with a cgroup says process limit "
+                       "or memory limit")
 
 
 SHARED_HOST_DIFFERENCES = ("no sandbox, the judge's own uid: the run has no private /dev/shm and no SysV "

@@ -306,7 +306,8 @@ def _result(ending: Ending, sandbox: Sandbox, limits: Limits) -> RunResult:
     if usage is not None:
         cpu, peak = usage.cpu_time, usage.peak_memory
     limit = ending.stopped_for if ending.stopped_early else \
-        limit_hit(ending.stopped_for, usage, limits, cpu, peak, exit_code, signal_number)
+        limit_hit(ending.stopped_for, usage, limits, cpu, peak, exit_code, signal_number,
+                  refused=measured.refused if measured is not None else -1)
     return RunResult(exit_code=exit_code, signal=signal_number, limit=limit, stopped_early=ending.stopped_early,
                      wall_time=ending.wall_time, cpu_time=cpu, peak_memory=peak, stdout_bytes=ending.stdout_bytes,
                      stdout=ending.stdout, stderr_tail=ending.stderr_tail, stderr_head=ending.stderr_head,
@@ -339,15 +340,19 @@ EXEC_FIX = ("install that tool where every user can run it (a system package, e.
 
 
 def limit_hit(stopped_for: str | None, usage: CgroupUsage | None, limits: Limits, cpu: float, peak: int,
-              exit_code: int | None, signal_number: int | None) -> str | None:
+              exit_code: int | None, signal_number: int | None, *, refused: int = -1) -> str | None:
     """Which limit the run hit, from what the kernel counted (never from what the program
     printed). `stopped_for`: the limit at which verify itself stopped it (time, output).
+    `refused`: how many requests for memory the kernel refused at the memory rlimit, as
+    verify-init saw them (-1: not watched; with a cgroup there is no such rlimit).
 
     With a cgroup the counts are exact: a fork refused at pids.max is the process limit,
     an out-of-memory kill is the memory limit. With rlimits only, a peak resident set
-    above the limit is the memory limit too. Either way a failure (non-zero exit or a
-    signal) while holding MEMORY_FAILURE_SHARE of the limit is one: a runtime that
-    refuses an allocation itself (the JVM at -Xmx) fails just short of the limit."""
+    above the limit is the memory limit too, and so is a failure (non-zero exit or a
+    signal) after a refusal at the limit, whatever the language made of the refusal (a
+    write through NULL, MemoryError). Either way a failure while holding
+    MEMORY_FAILURE_SHARE of the limit is one: a runtime that refuses an allocation itself
+    (the JVM at -Xmx) fails just short of the limit."""
     if usage is not None:
         if usage.forks_refused:
             return "processes"
@@ -360,6 +365,6 @@ def limit_hit(stopped_for: str | None, usage: CgroupUsage | None, limits: Limits
     if cpu > limits.cpu_time or signal_number == signal.SIGXCPU:
         return "time"
     failed = bool(exit_code) or signal_number is not None
-    if failed and peak >= limits.memory * MEMORY_FAILURE_SHARE:
+    if failed and (peak >= limits.memory * MEMORY_FAILURE_SHARE or (usage is None and refused > 0)):
         return "memory"
     return None

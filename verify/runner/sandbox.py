@@ -67,6 +67,7 @@ class Report:
     peak_memory: int             # bytes, the largest resident set
     status: int                  # the program's wait status
     started: bool                # False: the run's set-up failed before the exec (the judge's failure)
+    refused: int                 # requests for memory the kernel refused at the rlimit; -1: not watched
 
 
 def remove_stale_runs(isolation: Isolation) -> None:
@@ -272,10 +273,10 @@ class Sandbox:
             words = os.read(self.report_fd, 256).split()
         except BlockingIOError:
             return None
-        if len(words) != 5:
+        if len(words) != 6:
             return None
-        user, system, rss, status, started = (int(w) for w in words)
-        return Report((user + system) / 1e6, rss * 1024, status, started == 1)
+        user, system, rss, status, started, refused = (int(w) for w in words)
+        return Report((user + system) / 1e6, rss * 1024, status, started == 1, refused)
 
     def popen_user(self) -> int | None:
         """The uid subprocess must switch to itself (only without bubblewrap and verify-init)."""

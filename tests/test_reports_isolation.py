@@ -167,7 +167,8 @@ def test_the_site_index_and_entry_pages_name_the_isolation_and_what_may_differ(t
     [entry] = [p for p in site.pages if "entries" in p.parts]
     text = entry.read_text()
     assert RLIMITS in text and "verdicts may differ" in text and "no cgroup counts" in text
-    koth = write_koth_site(tmp_path / "koth", _tournament(), isolation=CGROUP)
+    from verify.challenges.maze.presenter import PRESENTER
+    koth = write_koth_site(tmp_path / "koth", PRESENTER, _tournament(), isolation=CGROUP)
     index = (koth.folder / "index.html").read_text()
     assert f"isolation: {CGROUP}" in index and "verdicts may differ" not in index
 

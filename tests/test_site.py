@@ -15,14 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify.challenges.arrows.model import parse_text
+from verify.challenges.arrows.presenter import arrows_svg
 from verify.challenges.contract import BatchTask
 from verify.challenges.desert.engine import Crossing, GameOver, IllegalTurn, Turn
 from verify.challenges.desert.judge import DesertJudge, judge_bytes
 from verify.challenges.desert.map import DesertMap
+from verify.challenges.desert.presenter import desert_svg
+from verify.challenges.desert.replay import EDGE_TURNS, attempt_start_in, desert_replay
 from verify.site.capture import OutputCapture, capturing
-from verify.site.desert import EDGE_TURNS, attempt_start_in, desert_replay, unroll
-from verify.site.render import render, slug
-from verify.site.svg import arrows_svg, desert_svg
+from verify.site.render import draw, render, slug
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_MAP = b".....S.\n.......\n.......\nE......\n....8..\n"
@@ -160,7 +161,7 @@ def test_templates_escape_everything_and_slugs_are_safe_file_names():
         "isolation": hostile, "differences": hostile})
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;&#34;&#39;&amp;" in page
     assert "\x1b" not in page and "\\x1b[31m" in page
-    replay = render("desert.html", root="", title=hostile, back="x", back_name=hostile, passed=False,
+    replay = render("verify.challenges.desert:templates/desert.html", root="", title=hostile, back="x", back_name=hostile, passed=False,
                     status="wrong", message=hostile, detail=hostile, unit="turn",
                     replay={"notes": [hostile], "attempts": [], "rows": None, "bad": hostile})
     data = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', replay, re.S)
@@ -175,20 +176,20 @@ def test_templates_escape_everything_and_slugs_are_safe_file_names():
 def test_the_arrows_picture_draws_the_path_and_marks_the_givens_and_the_broken_rule():
     puzzle = parse_text("3\n1SE 0SW 0S\n0S 0N 0N\n0E 0NE 9\n")
     solved = [1, 3, 8, 4, 2, 7, 5, 6, 9]
-    svg = str(arrows_svg(puzzle, solved))
+    svg = draw(arrows_svg(puzzle, solved))
     assert svg.count('class="segment"') == 8
     assert svg.count('class="cell given') == 2          # 1 and 9
     wrong = [1, 3, 8, 4, 2, 7, 6, 5, 9]
-    svg = str(arrows_svg(puzzle, wrong, "6 at (2,1) is not on the SE ray of 5 at (2,0)"))
+    svg = draw(arrows_svg(puzzle, wrong, "6 at (2,1) is not on the SE ray of 5 at (2,0)"))
     assert svg.count("flagged") >= 2 and ">!</text>" in svg
 
 
 def test_the_desert_picture_shows_each_attempts_end():
     desert = DesertMap.parse(SPEC_MAP)
-    svg = str(desert_svg(desert, desert_replay(desert, _captured(SPEC_OUTPUT), {"attempts": 1})))
+    svg = draw(desert_svg(desert, desert_replay(desert, _captured(SPEC_OUTPUT), {"attempts": 1})))
     assert "attempt 1: won, 10 turns" in svg
     assert svg.count('class="route"') == 1 and ">3</text>" in svg and ">@</text>" in svg
-    rejected = str(desert_svg(desert, desert_replay(desert, _captured(b"D+0\nD+9\n"), {})))
+    rejected = draw(desert_svg(desert, desert_replay(desert, _captured(b"D+0\nD+9\n"), {})))
     assert "sq illegal" in rejected and "pick up 9 but the tile holds no water" in rejected
 
 
@@ -299,7 +300,7 @@ def _short_deaths(desert: DesertMap, count: int) -> bytes:
 
 def test_a_page_of_thousands_of_short_attempts_stays_bounded(monkeypatch):
     """1,500 deaths (and no win), 500 attempts listed at most: the first and last 250 are."""
-    from verify.site import desert as replays
+    from verify.challenges.desert import replay as replays
     monkeypatch.setattr(replays, "MAX_ATTEMPTS", 500)
     desert = DesertMap.parse(b"." * 9 + b"\n" + (b"." * 4 + b"S" + b"." * 4 + b"\n") + b"." * 8 + b"E\n")
     output = _short_deaths(desert, 1500)
@@ -325,13 +326,11 @@ def _maps_and_turns(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(_maps_and_turns())
-def test_the_unrolled_frames_are_the_engines_turn_by_turn(case):
-    """The replay's frames of the turns the engine accepted (``unroll``) are the states the
-    engine reaches turn by turn, tile changes included."""
+def test_the_engines_frames_are_its_states_turn_by_turn(case):
+    """The frames the engine gives as it plays a run of turns (what the replay shows) are the
+    states it reaches pushing them one by one, tile changes included."""
     desert, wanted = case
     game = Crossing(desert)
-    start = (game.row, game.col, game.carried)
-    water = bytearray(game.water)
     legal, expected = [], []
     for direction, action, amount in wanted:
         turn = Turn(direction, action, 0 if action == "fill" else amount)
@@ -348,5 +347,7 @@ def test_the_unrolled_frames_are_the_engines_turn_by_turn(case):
         if changed:
             frame += [changed[0], before[changed[0]], game.water[changed[0]]]
         expected.append(frame)
-    assert unroll(desert, start, water, legal) == expected
-    assert water == game.water
+    replayed, frames = Crossing(desert), []
+    replayed.play(legal, frames)
+    assert frames == expected
+    assert replayed.water == game.water and replayed.position == game.position

@@ -1,23 +1,25 @@
-"""The desert replays built while the runs go on (verify.site.ahead): a replay built ahead is
-the one the page would build, and it is used only for the run, the verdict figures, the map and
-the rules it was built from; the hook never changes a verdict."""
+"""The pages' work done while the runs go on (verify.site.ahead), on the desert's replays: a
+replay built ahead is the one the page would build, and it is used only for the run, the verdict
+figures, the map and the rules it was built from; the hook never changes a verdict."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from verify.challenges.contract import BatchTask
+from verify.challenges.contract import BatchTask, CaseJob, TestCase
+from verify.challenges.desert import DesertOptions
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import STANDARD
+from verify.challenges.desert.presenter import PRESENTER
+from verify.challenges.desert.replay import desert_replay
 from verify.commands.jobs import load_checks, run_checks
 from verify.commands.site import capture_outputs, write_site
 from verify.grading import LocalRunner
 from verify.runner import Limits
-from verify.site.ahead import ReplaysAhead, replay_built_ahead
+from verify.site.ahead import JobsAhead, built_ahead
 from verify.site.capture import OutputCapture, capturing
-from verify.site.desert import desert_replay
 from verify.verdict import Verdict
 
 REPO = Path(__file__).resolve().parent.parent
@@ -25,6 +27,16 @@ SPEC_MAP = b".....S.\n.......\n.......\nE......\n....8..\n"
 SPEC_OUTPUT = (b"D+0\nD+0\nD+0\nD+0\nL+5\nL+0\nL+0\nL+0\nL+0\nU+0\n"
                b".....S.\n.....#.\n.....#.\nE....#.\n####3#.\n")
 RULES = (STANDARD, "moves-first", "turns")
+
+
+def _job(desert: DesertMap, stats: dict, notation=STANDARD, order="moves-first", deaths="turns") -> CaseJob:
+    """The desert presenter's job for the page of a case on ``desert`` with these figures and rules."""
+    case = TestCase("spec", desert.text().encode(), meta={"map": desert})
+    return PRESENTER.case_job(DesertOptions(notation, order, deaths), case, Verdict.accept(**stats))
+
+
+def _built(capture: OutputCapture, desert: DesertMap, stats: dict, *rules) -> dict | None:
+    return built_ahead(capture, _job(desert, stats, *rules))
 
 
 def _run(task: BatchTask, output: bytes) -> Verdict:
@@ -39,14 +51,14 @@ def _run(task: BatchTask, output: bytes) -> Verdict:
 
 @pytest.fixture
 def ahead():
-    built = ReplaysAhead()
+    built = JobsAhead()
     yield built
     built.close()
 
 
-def _task(desert: DesertMap, capture: OutputCapture, ahead: ReplaysAhead) -> BatchTask:
+def _task(desert: DesertMap, capture: OutputCapture, ahead: JobsAhead) -> BatchTask:
     task = BatchTask("spec", None, b"", lambda: DesertJudge(desert))  # type: ignore[arg-type]
-    return capturing(task, capture, lambda kept, verdict: ahead.submit(kept, desert, verdict.stats, *RULES))
+    return capturing(task, capture, lambda kept, verdict: ahead.submit(kept, _job(desert, verdict.stats)))
 
 
 @pytest.mark.parametrize("output", [SPEC_OUTPUT, b"D+0\nD+9\n", b"L+0\n" * 3])
@@ -54,7 +66,7 @@ def test_a_replay_built_ahead_is_the_one_the_page_builds(ahead, output):
     desert = DesertMap.parse(SPEC_MAP)
     capture = OutputCapture()
     verdict = _run(_task(desert, capture, ahead), output)
-    built = replay_built_ahead(capture, desert, verdict.stats, *RULES)
+    built = _built(capture, desert, verdict.stats, *RULES)
     assert built is not None
     assert built == desert_replay(desert, capture, verdict.stats, *RULES)
 
@@ -64,17 +76,17 @@ def test_a_replay_built_ahead_is_used_only_for_what_it_was_built_from(ahead):
     capture = OutputCapture()
     task = _task(desert, capture, ahead)
     verdict = _run(task, SPEC_OUTPUT)
-    assert replay_built_ahead(capture, desert, verdict.stats, *RULES) is not None
-    assert replay_built_ahead(capture, desert, {**verdict.stats, "attempts": 9}, *RULES) is None
+    assert _built(capture, desert, verdict.stats, *RULES) is not None
+    assert _built(capture, desert, {**verdict.stats, "attempts": 9}, *RULES) is None
     other_map = DesertMap.parse(SPEC_MAP.replace(b"8", b"7"))
-    assert replay_built_ahead(capture, other_map, verdict.stats, *RULES) is None
-    assert replay_built_ahead(capture, desert, verdict.stats, STANDARD, "map-first", "turns") is None
+    assert _built(capture, other_map, verdict.stats, *RULES) is None
+    assert _built(capture, desert, verdict.stats, STANDARD, "map-first", "turns") is None
     capture.add(b"D+0\n")           # more output kept after the verdict: not what was built from
-    assert replay_built_ahead(capture, desert, verdict.stats, *RULES) is None
+    assert _built(capture, desert, verdict.stats, *RULES) is None
     judge = task.judge()            # the case runs again: what was built is from the run before
     judge.feed(b"D+0\n")
-    assert replay_built_ahead(capture, desert, verdict.stats, *RULES) is None
-    assert replay_built_ahead(OutputCapture(), desert, verdict.stats, *RULES) is None
+    assert _built(capture, desert, verdict.stats, *RULES) is None
+    assert _built(OutputCapture(), desert, verdict.stats, *RULES) is None
 
 
 def test_a_failing_hook_changes_no_verdict():
@@ -105,14 +117,14 @@ def test_a_desert_check_with_html_uses_the_replays_built_during_its_runs(tmp_pat
         for result in check.results:
             capture = captures[(id(check), result.case)]
             assert capture.ahead is not None, result.case
-            built[result.case] = capture.ahead.replay.result()
+            built[result.case] = capture.ahead.result.result()
 
-    import verify.site.pages as pages
+    import verify.challenges.desert.presenter as presenter
 
     def not_built_again(*args, **kwargs):
         raise AssertionError("a replay built ahead was built again")
 
-    monkeypatch.setattr(pages, "desert_replay", not_built_again)
+    monkeypatch.setattr(presenter, "desert_replay", not_built_again)
     write_site(tmp_path / "site", checks, captures, isolation=LocalRunner().isolation)
     pages_written = list((tmp_path / "site" / "replays").rglob("*.html"))
     assert len(pages_written) == len(built)

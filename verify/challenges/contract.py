@@ -14,6 +14,7 @@ with ``--contest-path`` (see docs/contests.md).
 from __future__ import annotations
 
 import enum
+import importlib
 import random
 import re
 from abc import ABC, abstractmethod
@@ -183,6 +184,20 @@ class Contest(ABC):
         """Generated inputs for an entry (``verify fuzz``, ``check --fuzz``); None: the contest has none."""
         return None
 
+    presenter: ClassVar[str] = ""
+    """What the site shows of this contest beyond its verdicts, as ``"module:attribute"`` of a
+    :class:`Presenter`, imported only when a site is written; ``""``: the verdicts only."""
+
+    def load_presenter(self) -> Presenter | None:
+        """The contest's :class:`Presenter` (see :attr:`presenter`), or None."""
+        if not self.presenter:
+            return None
+        module, _, attribute = self.presenter.partition(":")
+        found = getattr(importlib.import_module(module), attribute)
+        if not isinstance(found, Presenter):
+            raise TypeError(f"{self.presenter} is not a Presenter")
+        return found
+
 
 @dataclass(frozen=True)
 class FuzzBudget:
@@ -240,3 +255,76 @@ class Fuzzer(ABC):
     @abstractmethod
     def size(self, value: Any) -> dict[str, int]:
         """How big ``value`` is, for reports and tests."""
+
+
+# ---------------------------------------------------------------- what the site shows of a contest
+
+@dataclass(frozen=True)
+class Page:
+    """A page (or a part of one) of the site: a template and its values. A template is named
+    ``"package:path"`` (a contest's own, e.g. ``"verify.challenges.desert:templates/desert.html"``)
+    or by its bare name among the site's generic templates (``base.html``, ``replay_head.html``,
+    ``controls.html``), which a contest's templates may extend or include. Everything an entry
+    printed or named goes in the values, never in a template's name."""
+
+    template: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
+Drawing = Page
+"""An SVG picture: its template and values, drawn by the site (in a page: ``{{ value | draw }}``)."""
+
+
+class Captured(Protocol):
+    """What the site kept of one output: its first and last bytes and its length."""
+
+    @property
+    def head(self) -> bytes | bytearray: ...
+
+    @property
+    def tail(self) -> bytes: ...
+
+    @property
+    def total(self) -> int: ...
+
+    def output(self) -> bytes | None:
+        """The whole output when nothing of it was dropped, else None."""
+
+
+@dataclass(frozen=True)
+class CaseJob:
+    """Work a case's page needs that may be done in a helper process while the other cases run:
+    ``function(captured, *args)`` (a module-level function, picklable arguments). Its result is
+    used for a page only when the page's own job has the same ``key`` and the output kept is
+    the one it was built from."""
+
+    function: Callable[..., Any]
+    args: tuple[Any, ...]
+    key: object         # compared with ==
+
+
+class PagePlace(Protocol):
+    """Where a presenter's extra pages go (the site names the files)."""
+
+    def place(self, folder: str, name: str, page: Page) -> str:
+        """Write ``page`` as a page of ``folder`` named after ``name``; its path from the site's root."""
+
+
+class Presenter:
+    """What the site asks of a contest: the page of one case of an entry (its replay), the work
+    that page needs (done ahead when it can be), and the board of a tournament. Pure: it never
+    writes a file; the site renders its pages. By default a contest shows its verdicts only."""
+
+    def case_job(self, options: Any, case: TestCase, verdict: Verdict) -> CaseJob | None:
+        """The work the page of ``case`` needs, from the output kept (None: none)."""
+        return None
+
+    def case_page(self, options: Any, case: TestCase, verdict: Verdict, captured: Captured,
+                  built: Any) -> Page | None:
+        """The replay page of one case (``built``: the result of :meth:`case_job`, None without
+        one); its values are added to the verdict's (``title``, ``status``, ``message``, ...)."""
+        return None
+
+    def tournament_board(self, result: Any, pages: PagePlace) -> Page | None:
+        """The index's section for a tournament's ``result`` (its match pages placed in ``pages``)."""
+        return None

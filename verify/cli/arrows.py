@@ -51,9 +51,10 @@ def solve_command(puzzle: str, count: int | None, lists: bool, stats: bool, outp
     found = solutions(board, max(1, count or 1), figures)
     elapsed = time.perf_counter() - started
     if svg_path is not None and found:
+        from verify.challenges.arrows.presenter import arrows_svg
         from verify.files import write_output
-        from verify.site.svg import arrows_svg
-        write_output(svg_path, arrows_svg(board, found[0].numbers), "SVG")
+        from verify.site import draw
+        write_output(svg_path, draw(arrows_svg(board, found[0].numbers)), "SVG")
     if stats:
         click.echo(f"{elapsed * 1000:.1f} ms, {figures.nodes} nodes, {figures.branches} branches", err=True)
     if output_format == "json":

@@ -62,10 +62,11 @@ def judge_desert(map_path: str, output: str, notation: str, order: str, deaths: 
                 break
     verdict = judge.finish()
     if svg_path is not None and capture is not None:
-        from verify.site.desert import desert_replay
-        from verify.site.svg import desert_svg
-        write_output(svg_path, desert_svg(desert, desert_replay(desert, capture, verdict.stats, rules, order,
-                                                                deaths)), "SVG")
+        from verify.challenges.desert.presenter import desert_svg
+        from verify.challenges.desert.replay import desert_replay
+        from verify.site import draw
+        write_output(svg_path, draw(desert_svg(desert, desert_replay(desert, capture, verdict.stats, rules, order,
+                                                                     deaths))), "SVG")
     click.echo(render_verdict(verdict, output_format))
     sys.exit(0 if verdict.accepted else 1)
 

@@ -109,9 +109,10 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
                      else executor.isolation(runner.isolation) or "the cluster's workers differ")
     click.echo(RENDERERS[output_format](result, isolation), nl=False)
     if html is not None:
+        from verify.challenges.maze.presenter import PRESENTER
         from verify.reports.isolation import differences_of
         from verify.site import write_koth_site
-        write_koth_site(html, result, isolation=isolation, differences=differences_of(isolation))
+        write_koth_site(html, PRESENTER, result, isolation=isolation, differences=differences_of(isolation))
     if not quiet:
         click.echo(f"match logs: {log_dir} (replay one with: verify maze show LOG)", err=True)
 
@@ -136,13 +137,14 @@ def maze_show(log: Path, step: int | None, fog: bool, svg_path: Path | None) -> 
 
     click.echo(show(log, step, fog), nl=False)
     if svg_path is not None:
+        from verify.challenges.maze.presenter import maze_svg
         from verify.files import write_output
-        from verify.site.svg import maze_svg
+        from verify.site import draw
 
         match = read_log(log)
         if not isinstance(match, ReplayedMatch):
             raise VerifyError(f"{log}: an architect's log has no match to draw")
-        write_output(svg_path, maze_svg(match, step, fog), "SVG")
+        write_output(svg_path, draw(maze_svg(match, step, fog)), "SVG")
 
 
 @maze_group.command("check")

@@ -1,9 +1,10 @@
 """``--html DIR``: the static site of a check, a rank or a tournament (:mod:`verify.site`).
 
 A check with ``--html`` wraps each batch task so that a bounded copy of its output
-(:class:`~verify.site.capture.OutputCapture`) is kept beside its judging, and each desert
-case's replay is built as soon as the case is judged (:mod:`verify.site.ahead`); after the
-runs the site is written from the results, the cases and those copies."""
+(:class:`~verify.site.capture.OutputCapture`) is kept beside its judging, and the work a
+case's page needs (its contest's presenter says which: the desert's replay) is done as soon as
+the case is judged (:mod:`verify.site.ahead`); after the runs the site is written from the
+results, the cases and those copies."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
@@ -13,7 +14,6 @@ from pathlib import Path
 
 from verify import challenges
 from verify.challenges.contract import BatchTask, Scoring, TestCase
-from verify.challenges.desert.map import DesertMap
 from verify.commands.cache import ResultCache, check_key
 from verify.commands.jobs import EntryCheck, load_checks, run_checks
 from verify.commands.standings import entry_standing
@@ -25,7 +25,7 @@ from verify.reports.isolation import differences_of, isolation_named
 from verify.results import CheckResult
 from verify.runner import Limits, cache_root
 from verify.site import CaseRun, EntryPage, GolfBoard, OutputCapture, capturing, write_check_site
-from verify.site.ahead import ReplaysAhead
+from verify.site.ahead import JobsAhead
 from verify.verdict import Verdict
 
 STANDING_THREADS = 4
@@ -33,11 +33,11 @@ CaptureMap = Mapping[tuple[int, str], OutputCapture]
 
 
 class Captures(dict[tuple[int, str], OutputCapture]):
-    """The output kept of each (check, case), and the replays being built from them."""
+    """The output kept of each (check, case), and the pages' work being done from them."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.ahead = ReplaysAhead()
+        self.ahead = JobsAhead()
 
 
 def prepare_site(folder: Path) -> Path:
@@ -47,7 +47,7 @@ def prepare_site(folder: Path) -> Path:
 
 def capture_outputs(checks: Sequence[EntryCheck]) -> Captures:
     """Wrap every batch task of ``checks`` so that its output is kept (bounded) for the site,
-    and the replay of a desert case is built as soon as it is judged."""
+    and the work of a case's page is done as soon as the case is judged."""
     captures = Captures()
     for check in checks:
         judged = _replay_ahead(check, captures.ahead)
@@ -58,17 +58,19 @@ def capture_outputs(checks: Sequence[EntryCheck]) -> Captures:
     return captures
 
 
-def _replay_ahead(check: EntryCheck, ahead: ReplaysAhead) -> dict[str, Callable[[OutputCapture, Verdict], None]]:
-    """For each desert case of ``check`` (by name): what hands its replay to ``ahead`` once judged."""
+def _replay_ahead(check: EntryCheck, ahead: JobsAhead) -> dict[str, Callable[[OutputCapture, Verdict], None]]:
+    """For each case of ``check`` (by name): what hands the work of its page to ``ahead`` once judged."""
     entry = check.entry
-    if entry is None or entry.challenge.name != "desert" or entry.program is None:
+    presenter = entry.challenge.load_presenter() if entry is not None else None
+    if entry is None or presenter is None:
         return {}
     options = entry.options
 
     def hand_over(case: TestCase) -> Callable[[OutputCapture, Verdict], None]:
         def judged(capture: OutputCapture, verdict: Verdict) -> None:
-            desert = case.meta.get("map") or DesertMap.parse(case.input, source=case.name)
-            ahead.submit(capture, desert, verdict.stats, options.notation, options.order, options.deaths)
+            job = presenter.case_job(options, case, verdict)
+            if job is not None:
+                ahead.submit(capture, job)
         return judged
 
     return {case.name: hand_over(case) for case in check.cases}
@@ -81,7 +83,8 @@ def _entry_page(check: EntryCheck, outcome: CheckResult, captures: CaptureMap, s
     if entry is None:
         return EntryPage(check.label, check.label, "?", passed=False, why_not=outcome.why_not, error=outcome.error,
                          isolation=named, differences=differences_of(named))
-    page = EntryPage(check.label, entry.name, entry.challenge.name, entry.options, language=entry.language or "",
+    page = EntryPage(check.label, entry.name, entry.challenge.name, entry.options, entry.challenge.load_presenter(),
+                     language=entry.language or "",
                      score=standing_score, passed=outcome.passed, why_not="" if outcome.passed else outcome.why_not,
                      error=outcome.error, isolation=named, differences=differences_of(named))
     if entry.source is not None:

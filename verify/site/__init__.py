@@ -1,12 +1,14 @@
-"""The static HTML site of a check, a rank or a tournament, and SVG pictures (docs/site.md).
+"""The static HTML site of a check, a rank or a tournament (docs/site.md). Generic: what a
+contest shows beyond its verdicts comes from its presenter (verify.challenges.contract.Presenter).
 
 - :mod:`.capture`: a bounded copy of each output, taken beside its judging;
-- :mod:`.desert`: the desert replay (bounded) read back from that copy with the exact rules;
-- :mod:`.pages`: the index, the entry pages and the replay pages; :mod:`.render`: templates;
-- :mod:`.svg`: the pictures, drawn from the engines' state.
+- :mod:`.ahead`: the work of the replay pages done in a helper process while the runs go on;
+- :mod:`.pages`: the index, the entry pages and the replay pages; :mod:`.render`: templates
+  (the site's, and the contests' own) and the contests' pictures.
 """
 from verify.site.capture import OutputCapture, capturing
 from verify.site.pages import CaseRun, EntryPage, GolfBoard, write_check_site, write_koth_site
+from verify.site.render import draw
 
-__all__ = ["CaseRun", "EntryPage", "GolfBoard", "OutputCapture", "capturing", "write_check_site",
+__all__ = ["CaseRun", "EntryPage", "GolfBoard", "OutputCapture", "capturing", "draw", "write_check_site",
            "write_koth_site"]

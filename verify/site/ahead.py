@@ -1,14 +1,16 @@
-"""Desert replays built while the runs go on.
+"""The work of the replay pages done while the runs go on.
 
-As soon as a case's judge has its verdict, :class:`ReplaysAhead` hands a copy of the case's
-captured output to a helper process, at a lower CPU priority than the runs (whose times are
-measured), which builds the replay (:func:`~verify.site.desert.desert_replay`). Writing the
-site after the runs then mostly finds the replays ready. A replay built ahead is used only
-when everything it was built from is what the page is written from (the same run of the
-case: its capture was not reset since, nor did it grow; the same verdict figures, the same
-map and rules); else, or when the helper process failed, or has not started on it yet (it
-runs at a lower priority and may be behind), the page builds the replay itself. The process
-is started by the first replay handed over, so a check without desert cases never starts it.
+As soon as a case's judge has its verdict, its contest's presenter may name the work the
+case's page needs (a :class:`~verify.challenges.contract.CaseJob`: the desert's replay);
+:class:`JobsAhead` hands it, with a copy of the case's captured output, to a helper
+process, at a lower CPU priority than the runs (whose times are measured). Writing the site
+after the runs then mostly finds the work done. A result built ahead is used only when
+everything it was built from is what the page is written from (the same run of the case:
+its capture was not reset since, nor did it grow; the same job key: for the desert the
+verdict figures, the map and the rules); else, or when the helper process failed, or has not
+started on it yet (it runs at a lower priority and may be behind), the page does the work
+itself. The process is started by the first job handed over, so a check whose contests
+want no work ahead never starts it.
 """
 from __future__ import annotations
 
@@ -19,24 +21,20 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import Notation
+from verify.challenges.contract import CaseJob
 from verify.site.capture import OutputCapture
-from verify.site.desert import desert_replay
 
 NICENESS = 10
 
 
 @dataclass(frozen=True)
 class _Order:
-    """What one replay is built from (all of it compared before the replay is used)."""
+    """What one job ran on (all of it compared before its result is used)."""
 
     generation: int
     total: int
-    stats: dict[str, Any]
-    rows: str
-    rules: tuple[Notation, str, str]
-    replay: Future[dict[str, Any]]
+    key: object
+    result: Future[Any]
 
 
 def _lower_priority() -> None:
@@ -46,22 +44,16 @@ def _lower_priority() -> None:
         pass
 
 
-def _build(desert: DesertMap, capture: OutputCapture, stats: dict[str, Any], notation: Notation, order: str,
-           deaths: str) -> dict[str, Any]:
-    return desert_replay(desert, capture, stats, notation, order, deaths)
-
-
-class ReplaysAhead:
-    """One helper process building desert replays in the order the cases end."""
+class JobsAhead:
+    """One helper process doing the pages' jobs in the order the cases end."""
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._unavailable = False
         self._lock = threading.Lock()
 
-    def submit(self, capture: OutputCapture, desert: DesertMap, stats: dict[str, Any], notation: Notation,
-               order: str, deaths: str) -> None:
-        """Build the replay of what ``capture`` holds now (called as the case's judge decides)."""
+    def submit(self, capture: OutputCapture, job: CaseJob) -> None:
+        """Do ``job`` on what ``capture`` holds now (called as the case's judge decides)."""
         with self._lock:
             if self._unavailable:
                 return
@@ -69,12 +61,11 @@ class ReplaysAhead:
                 try:
                     self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                                      initializer=_lower_priority)
-                except OSError:         # no process can be started here: the pages build the replays
+                except OSError:         # no process can be started here: the pages do the work
                     self._unavailable = True
                     return
-            replay = self._pool.submit(_build, desert, capture.copy(), dict(stats), notation, order, deaths)
-        capture.ahead = _Order(capture.generation, capture.total, dict(stats), desert.text(),
-                               (notation, order, deaths), replay)
+            result = self._pool.submit(job.function, capture.copy(), *job.args)
+        capture.ahead = _Order(capture.generation, capture.total, job.key, result)
 
     def close(self) -> None:
         with self._lock:
@@ -83,19 +74,22 @@ class ReplaysAhead:
                 self._pool = None
 
 
-def replay_built_ahead(capture: OutputCapture, desert: DesertMap, stats: dict[str, Any], notation: Notation,
-                       order: str, deaths: str) -> dict[str, Any] | None:
-    """The replay built ahead from exactly these inputs (waiting for it), or None."""
+def built_ahead(capture: OutputCapture, job: CaseJob) -> Any | None:
+    """The result of ``job`` done ahead on exactly what ``capture`` holds (waiting for it), or None."""
     built = capture.ahead
     if not isinstance(built, _Order) or (built.generation, built.total) != (capture.generation, capture.total):
         return None
-    if built.stats != stats:
+    if built.key != job.key:
         return None
-    if built.rows != desert.text() or built.rules != (notation, order, deaths):
-        return None
-    if built.replay.cancel():       # not started yet (the helper is behind): the page builds it now
+    if built.result.cancel():       # not started yet (the helper is behind): the page does it now
         return None
     try:
-        return built.replay.result()
-    except Exception:       # the helper process failed (or was stopped): the page builds the replay
+        return built.result.result()
+    except Exception:       # the helper process failed (or was stopped): the page does the work
         return None
+
+
+def done(capture: OutputCapture, job: CaseJob) -> Any:
+    """The result of ``job`` for the page: the one done ahead when it fits, else done now."""
+    result = built_ahead(capture, job)
+    return job.function(capture, *job.args) if result is None else result

@@ -1,5 +1,10 @@
 """Pages from Jinja2 templates (autoescaped), written into a site folder with its static files.
 
+The site's own templates (the index, the entry page, the parts every replay shares) are named
+by their file name; a contest's are named ``"package:path"`` (its presenter's
+:class:`~verify.challenges.contract.Page` and drawings) and read from that package, so a
+contest brings its templates in its own folder.
+
 Everything an entry names or prints reaches a page through a template variable, where
 autoescaping turns ``< > & " '`` into entities, after :func:`visible` has shown its
 control characters as escapes; replay data goes into the page as JSON through ``tojson``
@@ -15,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
+from verify.challenges.contract import Drawing
 from verify.errors import InputError
 from verify.report_escape import visible
 
@@ -23,14 +30,32 @@ STATIC_FILES = ("site.js", "site.css")
 MAX_PAGE_BYTES = 5 << 20
 
 
+class _Templates(jinja2.BaseLoader):
+    """The site's templates by name; ``"package:path"`` from that package's files."""
+
+    def __init__(self) -> None:
+        self.site = jinja2.PackageLoader("verify.site", "templates")
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+        package, colon, path = template.partition(":")
+        if not colon:
+            return self.site.get_source(environment, template)
+        try:
+            text = resources.files(package).joinpath(path).read_text(encoding="utf-8")
+        except (ModuleNotFoundError, OSError):
+            raise jinja2.TemplateNotFound(template) from None
+        return text, None, lambda: True
+
+
 def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(
-        loader=jinja2.PackageLoader("verify.site", "templates"),
+        loader=_Templates(),
         autoescape=jinja2.select_autoescape(["html", "svg"], default_for_string=True, default=True),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     environment.filters["visible"] = lambda text: visible(str(text), lines=True)
     environment.filters["seconds"] = lambda value: "" if value is None else f"{value:.2f} s"
     environment.filters["mib"] = lambda value: "" if not value else f"{value / (1 << 20):.1f} MiB"
+    environment.filters["draw"] = lambda drawing: draw(drawing)
     return environment
 
 
@@ -39,6 +64,11 @@ ENVIRONMENT = _environment()
 
 def render(template: str, **values: Any) -> str:
     return ENVIRONMENT.get_template(template).render(**values)
+
+
+def draw(drawing: Drawing) -> Markup:
+    """A contest's picture (SVG), rendered from its template."""
+    return Markup(render(drawing.template, **drawing.values))
 
 
 def slug(text: str) -> str:

@@ -31,6 +31,7 @@ class ArrowsChallenge(Contest):
     scoring = Scoring.BYTES
     commands = {"judge": "verify.cli.arrows:judge_command", "solve": "verify.cli.arrows:solve_command",
                 "gen": "verify.cli.arrows:gen_command"}
+    presenter = "verify.challenges.arrows.presenter:PRESENTER"
 
     def testcases(self, root: Path) -> list[TestCase]:
         """Every ``*.txt`` puzzle under ``root``, by name. A malformed puzzle (or one over

@@ -41,6 +41,7 @@ class DesertChallenge(Contest):
     judge_beside_run = True     # the compiled replay releases the GIL: it runs beside the entry
     commands = {"judge": "verify.cli.desert:judge_desert", "gen": "verify.cli.desert:gen_desert",
                 "": "verify.cli.desert:desert_group"}
+    presenter = "verify.challenges.desert.presenter:PRESENTER"
 
     def testcases(self, root: Path) -> list[TestCase]:
         """Every ``*.txt`` map under ``root``, by name. A malformed map (or one over

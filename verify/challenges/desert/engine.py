@@ -48,6 +48,12 @@ def describe_action(action: str, amount: int, sign: bool = False) -> str:
     return f"{'pick up' if action == PICK else 'drop'} {amount}"
 
 
+Frame = list[int]
+"""A turn's state, for replays: ``[row, col, carried]`` after it, and when it changed the water on
+its tile, also ``tile, before, after`` (the tile's flat index ``row * width + col``, its units
+before and after the turn)."""
+
+
 class Outcome(enum.StrEnum):
     ALIVE = "alive"
     DEAD = "dead"
@@ -267,11 +273,13 @@ class Crossing:
         """Play one turn, or raise the :class:`IllegalTurn` it breaks (state unchanged then)."""
         self.play((turn,))
 
-    def play(self, turns: Iterable[Turn]) -> None:
+    def play(self, turns: Iterable[Turn], frames: list[Frame] | None = None) -> None:
         """Play turns in order; stop at the first illegal one with its :class:`IllegalTurn`.
 
         The turns played before it stay played; the refused one changes nothing.
-        This is the one implementation of a turn: keep it fast (it runs per turn of output).
+        With ``frames``, each turn played appends its :data:`Frame` (the state it leaves) there,
+        for replays. This is the one implementation of a turn: keep it fast (it runs per turn
+        of output).
         """
         desert = self.map
         width, height = desert.width, desert.height
@@ -302,11 +310,14 @@ class Crossing:
                         self.warnings.append(
                             f"attempt {self.attempt}, turn {number} at ({row},{col}): the water action "
                             f"'{describe_action(action, amount)}' of the winning turn is not applied")
+                    if frames is not None:
+                        frames.append([row, col, left])
                     continue
+                before = water[index]       # the tile's units as the traveller arrives
                 on_start = index == start_index
                 if action == PICK:
                     if not on_start:
-                        tile = water[index]
+                        tile = before
                         if amount > tile:
                             failure = PickupExceedsTile(self.attempt, number + 1, (new_row, new_col), turn,
                                                         tile=tile, carried=left)
@@ -328,7 +339,7 @@ class Crossing:
                     if on_start:
                         drawn -= amount
                     else:
-                        tile = water[index]
+                        tile = before
                         if tile + amount > TILE_LIMIT:
                             failure = TileOverNine(self.attempt, number + 1, (new_row, new_col), turn,
                                                    tile=tile, carried=left)
@@ -341,13 +352,16 @@ class Crossing:
                         drawn += wanted
                         left = CAPACITY
                     else:
-                        taken = min(wanted, water[index])
-                        water[index] -= taken
+                        taken = min(wanted, before)
+                        water[index] = before - taken
                         left += taken
                 else:
                     raise ValueError(f"unknown water action {action!r}")
                 row, col, carried, number = new_row, new_col, left, number + 1
                 visited[index] = 1
+                if frames is not None:
+                    after = water[index]
+                    frames.append([row, col, left] if after == before else [row, col, left, index, before, after])
                 if left == 0:
                     outcome, self.ended_on = Outcome.DEAD, number
         finally:

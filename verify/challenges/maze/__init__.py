@@ -27,6 +27,7 @@ class MazeChallenge(Contest):
     scoring = Scoring.TOURNAMENT
     commands = {"koth": "verify.cli.maze:koth_maze", "gen": "verify.cli.maze:gen_maze",
                 "": "verify.cli.maze:maze_group"}
+    presenter = "verify.challenges.maze.presenter:PRESENTER"
 
     def parse_options(self, entry: str, table: dict[str, Any], folder: Path) -> MazeRoles:
         return parse_roles(entry, table, folder)

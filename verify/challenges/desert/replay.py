@@ -1,23 +1,21 @@
 """The desert replay: the turns of an output, bounded, for the replay page and the SVG.
 
-Rules stay in :mod:`verify.challenges.desert`: this module replays the kept output with
-the exact path (:class:`Transcript`) through a :class:`Crossing` whose engine plays every
-turn in runs (its own loop, its own verdicts); the frames of the turns kept are then
-unrolled from the state before each run (:func:`unroll`, plain arithmetic on turns the
-engine accepted) and checked against the engine's state after it. What is kept (see
-docs/site.md):
+The rules are the engine's: the kept output is replayed with the exact path
+(:class:`Transcript`) through a :class:`Crossing` that plays every turn (its own loop, its
+own verdicts) and hands back the frame of each turn it is asked to keep (``play(turns,
+frames)``). What is kept (see docs/site.md):
 
-- the output's head and tail (:class:`~verify.site.capture.OutputCapture`); the attempts
-  that start in the tail are replayed from the input map (every attempt starts afresh),
-  the first one after the first map block found there;
+- the output's head and tail (what the site captured); the attempts that start in the tail
+  are replayed from the input map (every attempt starts afresh), the first one after the
+  first map block found there;
 - of each attempt, its first ``EDGE_TURNS`` and last ``EDGE_TURNS`` turns, the state
   (square, water carried, water on the tiles, squares visited) where each kept run
   starts, and how many turns it has in all;
 - at most ``MAX_TURNS`` turns in all from each end of the output, ``MAX_ATTEMPTS`` attempts
   listed.
 
-A turn is ``[row, col, carried]``, or ``[row, col, carried, tile, before, after]`` when it
-changed the water on a tile (its flat index ``row * width + col``).
+A turn is the engine's :data:`~verify.challenges.desert.engine.Frame`: ``[row, col, carried]``,
+or ``[row, col, carried, tile, before, after]`` when it changed the water on a tile.
 """
 from __future__ import annotations
 
@@ -26,12 +24,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from verify.challenges.desert.engine import Crossing
+from verify.challenges.contract import Captured
+from verify.challenges.desert.engine import Crossing, Frame
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import MAP_ROW_CHARACTERS, STANDARD, Notation
-from verify.challenges.desert.rules import CAPACITY, DELTAS, FILL, PICK
+from verify.challenges.desert.rules import DELTAS
 from verify.challenges.desert.transcript import IllegalTurnError, Transcript, TranscriptError, WrongMap
-from verify.site.capture import OutputCapture
 
 EDGE_TURNS = 2000
 MAX_TURNS = 10_000
@@ -65,14 +63,13 @@ class _Budget:
 
 class _RecordingCrossing(Crossing):
     """A crossing that notes the turns it keeps. The engine plays every turn (in runs, its own
-    loop: the verdicts are its own); the kept turns' frames are then unrolled from the state
-    before the run (:func:`unroll`) and checked against the engine's state after it."""
+    loop: the verdicts are its own) and gives the frames of the turns kept."""
 
     __slots__ = ("record", "budget")
     record: _Attempt
     budget: _Budget
 
-    def play(self, turns: Any) -> None:
+    def play(self, turns: Any, frames: list[Frame] | None = None) -> None:
         turns = list(turns)
         record = self.record
         if self.budget.left <= 0:       # enough turns kept: the rest are played, counted, not noted
@@ -108,16 +105,10 @@ class _RecordingCrossing(Crossing):
 
     def _note(self, turns: list[Any]) -> None:
         before = (self.row, self.col, self.carried)
-        water = bytearray(self.water)
-        played = self.turns
+        frames: list[Frame] = []
         try:
-            super().play(turns)
+            super().play(turns, frames)
         finally:
-            played = self.turns - played
-            frames = unroll(self.map, before, water, turns[:played])
-            reached = _at(frames[-1]) if frames else before
-            if reached != (self.row, self.col, self.carried) or water != self.water:
-                raise AssertionError(f"the replay's frames of attempt {self.attempt} disagree with the rules engine")
             self._keep(frames, before)
 
     def _keep(self, frames: list[list[int]], before: tuple[int, int, int]) -> None:
@@ -158,43 +149,6 @@ class _RecordingCrossing(Crossing):
 
 def _at(frame: list[int]) -> tuple[int, int, int]:
     return frame[0], frame[1], frame[2]
-
-
-def unroll(desert: DesertMap, at: tuple[int, int, int], water: bytearray, turns: list[Any]) -> list[list[int]]:
-    """The frame of each turn of ``turns``, which the engine has played from ``at`` (row, col,
-    carried) and ``water`` (updated in place).
-
-    The turns are legal (the engine accepted them), so each is plain arithmetic: move, drink
-    one, then the water action, not applied on the winning turn; S is a well (its water never
-    changes). The caller checks the state reached against the engine's."""
-    width = desert.width
-    start_index = desert.start[0] * width + desert.start[1]
-    end_index = desert.end[0] * width + desert.end[1]
-    row, col, carried = at
-    frames: list[list[int]] = []
-    append = frames.append
-    deltas = DELTAS
-    for direction, action, amount in turns:
-        step_row, step_col = deltas[direction]
-        row += step_row
-        col += step_col
-        carried -= 1
-        index = row * width + col
-        if index == end_index:
-            append([row, col, carried])
-        elif index == start_index:
-            carried = CAPACITY if action == FILL else carried + amount if action == PICK else carried - amount
-            append([row, col, carried])
-        else:
-            tile = water[index]
-            taken = min(CAPACITY - carried, tile) if action == FILL else amount if action == PICK else -amount
-            if taken:
-                carried += taken
-                water[index] = tile - taken
-                append([row, col, carried, index, tile, tile - taken])
-            else:
-                append([row, col, carried])
-    return frames
 
 
 class _RecordingTranscript(Transcript):
@@ -400,7 +354,7 @@ def _attempt_json(desert: DesertMap, record: _Attempt, offset: int) -> dict[str,
             "sections": sections, "failure": record.failure}
 
 
-def desert_replay(desert: DesertMap, capture: OutputCapture, verdict_stats: dict[str, Any],
+def desert_replay(desert: DesertMap, capture: Captured, verdict_stats: dict[str, Any],
                   notation: Notation = STANDARD, order: str = "moves-first",
                   deaths: str = "turns") -> dict[str, Any]:
     """The bounded replay of the output kept in ``capture`` (see the module's notes)."""
@@ -458,7 +412,7 @@ def desert_replay(desert: DesertMap, capture: OutputCapture, verdict_stats: dict
 
 
 def _replay_json(desert: DesertMap, attempts: list[dict[str, Any]], notes: list[str],
-                 capture: OutputCapture) -> dict[str, Any]:
+                 capture: Captured) -> dict[str, Any]:
     if len(attempts) > MAX_ATTEMPTS:        # thousands of tiny attempts: the first and the last listed
         half = MAX_ATTEMPTS // 2
         notes.append(f"{len(attempts) - MAX_ATTEMPTS:,} of the {len(attempts):,} attempts read are not listed "
@@ -474,4 +428,4 @@ def _replay_json(desert: DesertMap, attempts: list[dict[str, Any]], notes: list[
             "total_bytes": capture.total}
 
 
-__all__ = ["EDGE_TURNS", "MAX_TURNS", "attempt_start_in", "desert_replay", "unroll"]
+__all__ = ["EDGE_TURNS", "MAX_TURNS", "attempt_start_in", "desert_replay"]

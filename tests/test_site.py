@@ -184,6 +184,45 @@ def test_the_arrows_picture_draws_the_path_and_marks_the_givens_and_the_broken_r
     assert svg.count("flagged") >= 2 and ">!</text>" in svg
 
 
+def test_an_arrows_page_shows_the_puzzle_beside_a_board_that_changed_a_given(tmp_path):
+    """A flawed board prints 4 where the puzzle gave 6: the page draws the puzzle (its givens
+    only) beside the board printed, where that cell is not marked given but reads "given 6,
+    printed 4", and the only cells marked given there are the givens the board kept."""
+    from verify.challenges.arrows import ArrowsOptions
+    from verify.challenges.arrows.judge import ArrowsJudge
+    from verify.challenges.arrows.presenter import PRESENTER
+    from verify.challenges.contract import TestCase
+    from verify.results import CaseResult
+    from verify.site import CaseRun, EntryPage, write_check_site
+
+    text = "3\n1SE 0SW 0S\n0S 0N 0N\n0E 6NE 9\n"
+    puzzle = parse_text(text)
+    printed = b"3\n1SE 3SW 8S\n6S 2N 7N\n5E 4NE 9\n"          # the path of a solution, 6 and 4 swapped
+    judge = ArrowsJudge(puzzle)
+    verdict = judge.feed(printed) or judge.finish()
+    assert verdict.message == "the given 6 at (2,1) was changed to 4"
+    capture = OutputCapture()
+    capture.add(printed)
+    case = TestCase("changed-given", text.encode(), meta={"puzzle": puzzle})
+    run = CaseRun(CaseResult("arrows/flawed", "changed-given", verdict, 0.01, 1 << 20), case, capture)
+    entry = EntryPage("arrows/flawed", "flawed", "arrows", ArrowsOptions(), PRESENTER, runs=[run])
+    site = write_check_site(tmp_path / "site", [], [entry])
+    [page] = [p for p in site.pages if "replays" in p.parts]
+    html = page.read_text()
+    puzzle_svg, board_svg = html.split('<svg xmlns="http://www.w3.org/2000/svg" class="')[1:]
+    assert puzzle_svg.startswith("arrows-puzzle") and board_svg.startswith("arrows-board")
+    given = r'<g class="cell given[^"]*" data-row="(\d)" data-col="(\d)"'
+    assert re.findall(given, puzzle_svg) == [("0", "0"), ("2", "1"), ("2", "2")]   # the puzzle's 1, 6, 9
+    assert 'class="segment"' not in puzzle_svg
+    assert re.findall(given, board_svg) == [("0", "0"), ("2", "2")]                # 1 and 9 kept; not the 4
+    changed = re.search(r'<g class="cell changed flagged" data-row="2" data-col="1">\s*<title>([^<]*)</title>',
+                        board_svg)
+    assert changed and changed.group(1) == "(2,1) NE, given 6, printed 4"
+    assert ">4</text>" in board_svg and ">4*</text>" not in board_svg and ">(6*)</text>" in board_svg
+    assert "<li>(2,1): given 6, printed 4</li>" in html
+    assert board_svg.count('class="segment"') == 8
+
+
 def test_the_desert_picture_shows_each_attempts_end():
     desert = DesertMap.parse(SPEC_MAP)
     svg = draw(desert_svg(desert, desert_replay(desert, _captured(SPEC_OUTPUT), {"attempts": 1})))

@@ -37,6 +37,7 @@ import tempfile
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from conftest import NORMAL_USER, SYSTEM_PYTHON, machine_modes, normal_user_script
@@ -459,3 +460,168 @@ def test_unsandboxed_every_attack_the_user_may_make_works(request, host):
     assert seen["exec-setuid:./id-setuid"] == "DONE '0'", seen
     assert seen["descriptors"].startswith("DONE"), seen
     assert seen["proc:judge-environ"].startswith("DONE") and seen["proc:judge-fds"].startswith("DONE"), seen
+
+
+# -- what an entry names itself and prints, in every report and the site ----------------
+
+def verify_command(*args: str | Path, cache: Path, env: dict[str, str] | None = None,
+                   measure: bool = False) -> subprocess.CompletedProcess:
+    """The command line, from this tree's code, with its own cache; measure: stderr ends
+    with the command's own peak memory ("maxrss KiB")."""
+    code = "from verify.cli import run; run()"
+    if measure:
+        code = ("import resource, sys\ntry:\n    from verify.cli import run\n    run()\nfinally:\n"
+                "    sys.stderr.write('maxrss %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    return subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, timeout=300, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "VERIFY_CACHE": str(cache), **(env or {})})
+
+
+def peak_kib(done: subprocess.CompletedProcess) -> int:
+    return int(done.stderr.decode().rsplit("maxrss ", 1)[1])
+
+
+# what a terminal must never receive raw (the newline and tab are a report's own)
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
+HOSTILE_FOLDERS = {      # folder name -> (entry.toml, source): a printer to stdout, one to stderr
+    "out\x1b]0;title\x07<b>|`x`": (
+        'name = "named\\u001b[31m<script>alert(1)</script>|`n`[l](http://e)&amp;"\n',
+        'import sys\nsys.stdout.write("</script>\\n\\x1b[2J<img src=x onerror=alert(3)>|`y`]]>\\x00\\u202e\\n")\n'),
+    "err\x1b[2J<i>|`e`": (
+        "", 'import sys\nsys.stderr.write("\\x1b[31m<script>alert(4)</script>|`z`]]>\\x07 **b** [l](http://e)\\n")\n'
+            "sys.exit(1)\n"),
+}
+MARKUP = ("<script>alert", "</script>|", "<img src=x", "<b>|", "<i>|", "\x1b", "\x07")   # each as injected
+UNESCAPED_MARKUP = re.compile(r"(?<!\\)[<>`]")        # in Markdown: a backslash before each
+
+
+@pytest.fixture
+def hostile_printers(tmp_path) -> Path:
+    """submissions/desert/: two entries whose folder names, name and output are hostile,
+    and a passing one (so that the leaderboard has a board)."""
+    folder = tmp_path / "submissions" / "desert"
+    shutil.copytree(ROOT / "submissions" / "desert" / "python-golf", folder / "python-golf")
+    for name, (toml, source) in HOSTILE_FOLDERS.items():
+        (folder / name).mkdir()
+        (folder / name / "entry.toml").write_text(toml + 'challenge = "desert"\nlanguage = "python"\nsource = "p.py"\n')
+        (folder / name / "p.py").write_text(source)
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    shutil.copy(ROOT / "testcases" / "desert" / "spec-example.txt", cases)
+    return tmp_path
+
+
+def unescaped_pipes(line: str) -> int:
+    return len(re.findall(r"(?<!\\)(?:\\\\)*\|", line))
+
+
+def test_hostile_names_stdout_and_stderr_are_escaped_in_every_report(hostile_printers):
+    """ANSI and control characters, HTML, Markdown and XML in folder names, in the name an
+    entry gives itself, on its stdout and on its stderr: `verify check` as a table, as
+    Markdown (every row keeps its cells), as JUnit (valid XML) and as JSON (exact)."""
+    folders = sorted((hostile_printers / "submissions" / "desert").iterdir())
+    common = [*folders, "--testcases", hostile_printers / "cases"]
+    cache = hostile_printers / "cache"
+    reports = {}
+    for form in ("table", "markdown", "junit", "json"):
+        done = verify_command("check", *common, "--format", form, cache=cache)
+        assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr
+        reports[form] = done.stdout.decode("utf-8")
+        assert not RAW_CONTROL.search(reports[form]), (form, reports[form])
+    assert "desert/out\\x1b]0;title\\x07<b>|`x`" in reports["table"]
+    assert "\\x1b[31m<script>alert(4)</script>" in reports["table"]            # shown, not acted on
+    rows = [line for line in reports["markdown"].splitlines() if line.startswith("|")]
+    assert len(rows) == 2 + 4 and all(unescaped_pipes(row) == 7 for row in rows), rows   # (python-golf: 2 cases)
+    assert not UNESCAPED_MARKUP.search(reports["markdown"]), reports["markdown"]
+    root = ElementTree.fromstring(reports["junit"])
+    names = [suite.get("name") for suite in root.iter("testsuite")]
+    assert "desert/out\\x1b]0;title\\x07<b>|`x`" in names, names
+    messages = " ".join(failure.get("message", "") for failure in root.iter("failure"))
+    assert "<script>alert(4)</script>|`z`]]>\\x07" in messages, messages
+    entries = {entry["entry"] for entry in json.loads(reports["json"])["entries"]}
+    assert entries == {f"desert/{folder.name}" for folder in folders}
+
+
+def test_hostile_names_stdout_and_stderr_are_escaped_in_the_site(hostile_printers):
+    """`verify rank --html`: every page (the boards, each entry's, each replay) holds none of
+    the markup or control characters raw; the replay data embedded in a page holds no `<`."""
+    site = hostile_printers / "site"
+    done = verify_command("rank", "desert", "--submissions", hostile_printers / "submissions", "--testcases",
+                          hostile_printers / "cases", "--format", "markdown", "--html", site,
+                          cache=hostile_printers / "cache")
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    board = done.stdout.decode()
+    assert not RAW_CONTROL.search(board) and not UNESCAPED_MARKUP.search(board), board
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) >= 1 + 3 + 3, pages                       # the board, 3 entries, their replays
+    shown = "".join(page.read_text() for page in pages)
+    assert "named\\x1b[31m&lt;script&gt;alert(1)&lt;/script&gt;" in shown        # the name, escaped
+    for page in pages:
+        text = page.read_text()
+        assert not RAW_CONTROL.search(text), page
+        assert not any(mark in text for mark in MARKUP), (page, [mark for mark in MARKUP if mark in text])
+        for data in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', text, re.S):
+            assert "<" not in data and json.loads(data) is not None, page
+
+
+# -- the judge's inputs: hundreds of MB, bounded in memory --------------------------------
+
+def bare_entry(root: Path, name: str, source: str) -> Path:
+    folder = root / "desert" / name
+    folder.mkdir(parents=True)
+    (folder / "entry.toml").write_text('challenge = "desert"\nlanguage = "python"\nsource = "p.py"\n')
+    (folder / "p.py").write_text(source)
+    return folder
+
+
+FLOOD = 'import sys\nblock = b" \\n" * (1 << 15)\nfor _ in range({}):\n    sys.stdout.buffer.write(block)\n'
+
+
+def test_an_output_of_200_mib_is_judged_in_bounded_memory(tmp_path):
+    """An entry prints 200 MiB (whitespace: read to the end, never accepted): verify judges
+    it in the memory an empty output takes, plus a little."""
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    shutil.copy(ROOT / "testcases" / "desert" / "spec-example.txt", cases)
+    peaks = {}
+    for name, blocks in (("tiny", 1), ("flood", 200 * 16)):       # 64 KiB blocks
+        folder = bare_entry(tmp_path, name, FLOOD.format(blocks))
+        done = verify_command("check", folder, "--testcases", cases, "--time", "600", cache=tmp_path / "cache",
+                              measure=True)                # (memory is what this is about, not time)
+        assert done.returncode == 1, done.stderr
+        assert "the output ends with no winning attempt" in done.stdout.decode(), done.stdout
+        peaks[name] = peak_kib(done)
+    assert peaks["flood"] - peaks["tiny"] < 16 << 10, peaks
+
+
+def sparse(path: Path, size: int) -> Path:
+    with path.open("ab") as grown:
+        grown.truncate(size)                 # big in size, not on disk
+    return path
+
+
+def test_a_case_file_of_200_mib_is_one_line_in_bounded_memory(tmp_path):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    shutil.copy(ROOT / "testcases" / "desert" / "spec-example.txt", cases)
+    folder = bare_entry(tmp_path, "plain", FLOOD.format(1))
+    baseline = verify_command("check", folder, "--testcases", cases, cache=tmp_path / "cache", measure=True)
+    huge = sparse(cases / "huge.txt", 200 << 20)
+    done = verify_command("check", folder, "--testcases", cases, cache=tmp_path / "cache", measure=True)
+    lines = done.stderr.decode().splitlines()[:-1]          # (the last: the peak memory)
+    assert done.returncode == 2 and lines == [
+        f"verify: error: {huge}: the map is larger than 1 MiB (the most a map may hold)"], done.stderr
+    assert peak_kib(done) - peak_kib(baseline) < 16 << 10
+
+
+def test_an_entry_toml_of_200_mib_is_one_line_in_bounded_memory(tmp_path):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    shutil.copy(ROOT / "testcases" / "desert" / "spec-example.txt", cases)
+    plain = bare_entry(tmp_path, "plain", FLOOD.format(1))
+    baseline = verify_command("check", plain, "--testcases", cases, cache=tmp_path / "cache", measure=True)
+    huge = bare_entry(tmp_path, "huge", FLOOD.format(1))
+    sparse(huge / "entry.toml", 200 << 20)
+    done = verify_command("check", huge, "--testcases", cases, cache=tmp_path / "cache", measure=True)
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr
+    assert "desert/huge: the entry folder holds more than 16 MiB" in done.stdout.decode(), done.stdout
+    assert peak_kib(done) - peak_kib(baseline) < 16 << 10

@@ -304,6 +304,8 @@ def test_host_secrets_are_out_of_reach(request, host, mode):
     if mode.policy == "bwrap" or mode.user == "root":
         reads += ["read:judge-private", "list:judge-private", "read:host-tmp", "list:host-tmp"]
         assert leaked(found, "private") == [] and host_leaked(host, found, "tmp") == []
+    if mode.user == "root":
+        reads += ["list:judge-home"]                 # /root (0700); the cache is elsewhere here
     assert denied(found, *reads) == {}
 
 
@@ -329,6 +331,16 @@ def test_without_bubblewrap_world_readable_files_are_out_of_reach(request, host,
     found = outcome(request, host, mode)
     assert denied(found, "read:other-entry", "read:verify-source", "read:cache") == {}
     assert host_leaked(host, found, "other") == [] and leaked(found, "cache") == []
+
+
+SAME_UID = "without bubblewrap a normal user's run has the judge's uid: the judge's own files are readable (Modes)"
+
+
+@pytest.mark.parametrize("mode", [pytest.param(mode, id=mode.id, marks=pytest.mark.xfail(strict=True, reason=SAME_UID))
+                                  for mode in MODES if mode.policy == "none" and mode.user == "user"])
+def test_without_bubblewrap_a_users_run_cannot_read_the_judges_own_files(request, host, mode):
+    found = outcome(request, host, mode)
+    assert denied(found, "read:judge-private", "list:judge-private") == {} and leaked(found, "private") == []
 
 
 # -- writes -----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from verify.challenges.contract import TestCase
 from verify.challenges.desert import DesertOptions
 from verify.challenges.desert.judge import judge_bytes
 from verify.challenges.desert.map import DesertMap
+from verify.challenges.desert.presenter import PRESENTER as DESERT
 from verify.entries import load_entry
 from verify.golf import score_entry
 from verify.results import CaseResult
@@ -73,20 +74,21 @@ def sites(tmp_path_factory):
                    "--seeds", "1", "--size-range", "3..10", "--html", str(maze), "--logs", str(root / "logs"), "-q")
     assert done.returncode == 0, done.stdout + done.stderr
     desert = root / "desert"
-    good = EntryPage("desert/good", "good", "desert", DesertOptions(), language="python", passed=True,
+    good = EntryPage("desert/good", "good", "desert", DesertOptions(), DESERT, language="python", passed=True,
                      source="print('hi')\n", source_name="a.py", source_bytes=12,
                      runs=[_desert_run("spec-example", SPEC_OUTPUT)])
-    bad = EntryPage("desert/bad", "bad", "desert", DesertOptions(), passed=False, why_not="rejected",
+    bad = EntryPage("desert/bad", "bad", "desert", DesertOptions(), DESERT, passed=False, why_not="rejected",
                     runs=[_desert_run("spec-example", REJECTED_OUTPUT)])
     row_map = b"S....E\n"
     long_output = b"R+0\nL+2\n" * 3000 + b"R+0\n" * 5 + b"S####E\n"
     long_capture = OutputCapture()
     long_capture.add(long_output)
     long_case = TestCase("long", row_map, meta={"map": DesertMap.parse(row_map)})
-    long = EntryPage("desert/long", "long", "desert", DesertOptions(), passed=True, runs=[CaseRun(
+    long = EntryPage("desert/long", "long", "desert", DesertOptions(), DESERT, passed=True, runs=[CaseRun(
         CaseResult("desert/long", "long", judge_bytes(DesertMap.parse(row_map), long_output)), long_case,
         long_capture)])
-    hostile = EntryPage("desert/" + HOSTILE, HOSTILE, "desert", DesertOptions(), passed=False, why_not=HOSTILE,
+    hostile = EntryPage("desert/" + HOSTILE, HOSTILE, "desert", DesertOptions(), DESERT, passed=False,
+                        why_not=HOSTILE,
                         source=HOSTILE, source_name=HOSTILE, source_bytes=len(HOSTILE),
                         runs=[_desert_run(HOSTILE, HOSTILE.encode() + b"\n", stderr_note=HOSTILE)])
     site = write_check_site(desert, [], [good, bad, long, hostile])
@@ -192,6 +194,8 @@ def test_an_arrows_page_draws_n_minus_1_segments(browser, sites, tmp_path):
     assert page.page.locator("svg.arrows-board line.segment").count() == cells - 1
     assert page.page.locator("svg.arrows-board g.given").count() >= 2      # the givens, marked
     assert page.page.locator("svg.arrows-board g.flagged").count() == 0
+    assert page.page.locator("svg.arrows-puzzle g.cell").count() == cells      # the puzzle beside it
+    assert page.page.locator("svg.arrows-puzzle line.segment").count() == 0
     _screenshot(page, "arrows", tmp_path)
     page.close()
 

@@ -223,6 +223,29 @@ def test_an_arrows_page_shows_the_puzzle_beside_a_board_that_changed_a_given(tmp
     assert board_svg.count('class="segment"') == 8
 
 
+def test_the_site_names_no_contest_and_copies_only_the_scripts_of_the_contests_it_shows(tmp_path):
+    """The generic site (its code, templates, script and styles) and the command writing it know
+    no contest: what a contest shows comes from its presenter, and the static files of a site
+    hold the site's own part and those of the presenters whose pages it has."""
+    from verify import challenges
+    from verify.site import EntryPage, write_check_site
+
+    core = [p for p in (ROOT / "verify" / "site").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    core.append(ROOT / "verify" / "commands" / "site.py")
+    names = [*challenges.names(), "inception"]
+    for path in core:
+        text = path.read_text(encoding="utf-8").lower()
+        assert not [name for name in names if re.search(rf"\b{name}\b", text)], path
+        assert not re.search(r"verify\.challenges\.(?!contract\b)\w+", text), path
+    desert = challenges.get("desert").load_presenter()
+    site = write_check_site(tmp_path / "site", [], [EntryPage("desert/x", "x", "desert", presenter=desert)])
+    script = (site.folder / "static" / "site.js").read_text()
+    assert "replays.desert = desertReplay" in script and "mazeReplay" not in script
+    assert ".cell.water" in (site.folder / "static" / "site.css").read_text()
+    plain = write_check_site(tmp_path / "plain", [], [EntryPage("echo/x", "x", "echo")])
+    assert "desertReplay" not in (plain.folder / "static" / "site.js").read_text()
+
+
 def test_the_desert_picture_shows_each_attempts_end():
     desert = DesertMap.parse(SPEC_MAP)
     svg = draw(desert_svg(desert, desert_replay(desert, _captured(SPEC_OUTPUT), {"attempts": 1})))

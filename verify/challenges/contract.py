@@ -312,8 +312,15 @@ class PagePlace(Protocol):
 
 class Presenter:
     """What the site asks of a contest: the page of one case of an entry (its replay), the work
-    that page needs (done ahead when it can be), and the board of a tournament. Pure: it never
-    writes a file; the site renders its pages. By default a contest shows its verdicts only."""
+    that page needs (done ahead when it can be), the board of a tournament, and the script and
+    styles its pages use. Pure: it never writes a file; the site renders its pages. By default
+    a contest shows its verdicts only."""
+
+    scripts: tuple[str, ...] = ()
+    """Its pages' scripts (``"package:path"``), appended to the site's one script, which gives
+    them the replay controls and runs ``replays[kind](data)`` for a page's ``.replay[data-kind]``."""
+    styles: tuple[str, ...] = ()
+    """Its pages' styles (``"package:path"``), appended to the site's one stylesheet."""
 
     def case_job(self, options: Any, case: TestCase, verdict: Verdict) -> CaseJob | None:
         """The work the page of ``case`` needs, from the output kept (None: none)."""

@@ -2,7 +2,7 @@
 
 A check with ``--html`` wraps each batch task so that a bounded copy of its output
 (:class:`~verify.site.capture.OutputCapture`) is kept beside its judging, and the work a
-case's page needs (its contest's presenter says which: the desert's replay) is done as soon as
+case's page needs (its contest's presenter says which, such as a replay) is done as soon as
 the case is judged (:mod:`verify.site.ahead`); after the runs the site is written from the
 results, the cases and those copies."""
 from __future__ import annotations

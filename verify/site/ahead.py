@@ -1,16 +1,16 @@
 """The work of the replay pages done while the runs go on.
 
 As soon as a case's judge has its verdict, its contest's presenter may name the work the
-case's page needs (a :class:`~verify.challenges.contract.CaseJob`: the desert's replay);
+case's page needs (a :class:`~verify.challenges.contract.CaseJob`, such as a replay);
 :class:`JobsAhead` hands it, with a copy of the case's captured output, to a helper
 process, at a lower CPU priority than the runs (whose times are measured). Writing the site
 after the runs then mostly finds the work done. A result built ahead is used only when
 everything it was built from is what the page is written from (the same run of the case:
-its capture was not reset since, nor did it grow; the same job key: for the desert the
-verdict figures, the map and the rules); else, or when the helper process failed, or has not
-started on it yet (it runs at a lower priority and may be behind), the page does the work
-itself. The process is started by the first job handed over, so a check whose contests
-want no work ahead never starts it.
+its capture was not reset since, nor did it grow; the same job key, which holds what the job
+reads besides the output, such as the verdict figures and the rules); else, or when the
+helper process failed, or has not started on it yet (it runs at a lower priority and may be
+behind), the page does the work itself. The process is started by the first job handed
+over, so a check whose contests want no work ahead never starts it.
 """
 from __future__ import annotations
 

@@ -73,7 +73,8 @@ def write_check_site(folder: Path, boards: list[GolfBoard], entries: list[EntryP
     """The site of a check or a rank: leaderboards, entry pages, replays of the captured cases.
     The index names `isolation` (the runs') and, when there are some, its `differences` (which
     verdicts may differ from a judge with a cgroup per run)."""
-    site = Site(folder)
+    presenters = [e.presenter for e in entries if e.presenter is not None] + ([tournament[0]] if tournament else [])
+    site = Site(folder, presenters)
     pages = {entry.label: _write_entry(site, entry) for entry in entries}
     golf = [{"name": b.name, "title": b.title, "rows": _golf_rows(b, pages)} for b in boards]
     ranked = {standing.label for board in boards for standing in board.standings}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from verify.challenges.contract import Drawing
+from verify.challenges.contract import Drawing, Presenter
 from verify.errors import InputError
 from verify.report_escape import visible
 
@@ -37,14 +38,19 @@ class _Templates(jinja2.BaseLoader):
         self.site = jinja2.PackageLoader("verify.site", "templates")
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
-        package, colon, path = template.partition(":")
-        if not colon:
+        if ":" not in template:
             return self.site.get_source(environment, template)
         try:
-            text = resources.files(package).joinpath(path).read_text(encoding="utf-8")
+            text = resource(template).decode("utf-8")
         except (ModuleNotFoundError, OSError):
             raise jinja2.TemplateNotFound(template) from None
         return text, None, lambda: True
+
+
+def resource(name: str) -> bytes:
+    """The file ``"package:path"`` of a package (a contest's template, script or styles)."""
+    package, _, path = name.partition(":")
+    return resources.files(package).joinpath(path).read_bytes()
 
 
 def _environment() -> jinja2.Environment:
@@ -79,14 +85,19 @@ def slug(text: str) -> str:
 
 
 class Site:
-    """A site folder: pages written relative to it, the static files copied once."""
+    """A site folder: pages written relative to it, the static files written once: the site's
+    script and stylesheet, each followed by those of the ``presenters`` whose pages it holds."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, presenters: Iterable[Presenter] = ()):
         self.folder = folder
         self.pages: list[Path] = []
+        shown = list(dict.fromkeys(presenters))
+        extra = {"site.js": sorted({s for p in shown for s in p.scripts}),
+                 "site.css": sorted({s for p in shown for s in p.styles})}
         (folder / "static").mkdir(parents=True, exist_ok=True)
         for name in STATIC_FILES:
             data = resources.files("verify.site").joinpath("static", name).read_bytes()
+            data += b"".join(resource(part) for part in extra[name])
             (folder / "static" / name).write_bytes(data)
 
     def write(self, relative: str, template: str, **values: Any) -> str:

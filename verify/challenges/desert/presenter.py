@@ -34,6 +34,9 @@ def replay_job(captured: Captured, desert: DesertMap, stats: dict[str, Any], not
 
 
 class DesertPresenter(Presenter):
+    scripts = (f"{__package__}:static/desert.js",)
+    styles = (f"{__package__}:static/desert.css",)
+
     def case_job(self, options: Any, case: TestCase, verdict: Verdict) -> CaseJob:
         desert = case_map(case)
         rules = (options.notation, options.order, options.deaths)

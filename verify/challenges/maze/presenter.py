@@ -60,6 +60,9 @@ def match_page(log: Path, title: str) -> Page | None:
 
 
 class MazePresenter(Presenter):
+    scripts = (f"{__package__}:static/maze.js",)
+    styles = (f"{__package__}:static/maze.css",)
+
     def tournament_board(self, result: TournamentResult, pages: PagePlace) -> Page:
         match_pages: dict[tuple[str, str], list[dict[str, str]]] = {}
         listed = []

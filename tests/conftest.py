@@ -1,12 +1,14 @@
-"""Shared test helpers: switching the runner's isolation for one test."""
+"""Shared test helpers: the isolation runs get, chosen for one test."""
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 
 import pytest
 
 from verify.runner import cgroup, isolation
+from verify.settings import Settings
 
 
 def machine_modes() -> list[tuple[str, bool]]:
@@ -21,17 +23,30 @@ def mode_id(mode: tuple[str, bool]) -> str:
 
 
 @pytest.fixture
+def settings() -> Settings:
+    """The settings the test's environment gives (what the verify it starts reads)."""
+    return Settings.from_environment(os.environ)
+
+
+@pytest.fixture
+def default_isolation(settings) -> isolation.Isolation:
+    """The isolation those settings ask for: what `verify` run here would use."""
+    return isolation.from_settings(settings)
+
+
+@pytest.fixture
 def use_isolation(monkeypatch):
-    """use_isolation(policy, cgroups=True): configure the runner for this test only (cgroups:
-    accounting cgroup, else rlimits), and the environment for the verify commands it starts."""
-    def configure(policy: str = "auto", cgroups: bool = True) -> isolation.Isolation:
+    """use_isolation(policy, cgroups=True): the isolation of that policy (cgroups: accounting
+    cgroup, else rlimits) with the rest of the test's settings, for the test to pass to its
+    runs; the verify commands it starts get it through their environment."""
+    def choose(policy: str = "auto", cgroups: bool = True) -> isolation.Isolation:
         accounting = "cgroup" if cgroups else "rlimits"
         monkeypatch.setenv("VERIFY_ACCOUNTING", accounting)
         monkeypatch.setenv("VERIFY_SANDBOX", policy)
-        return isolation.configure(policy, accounting)
-    yield configure
+        # the rest of the test's environment (VERIFY_HELPER, VERIFY_SECCOMP...) as verify reads it
+        return isolation.from_settings(Settings.from_environment(os.environ, sandbox=policy, accounting=accounting))
+    yield choose
     monkeypatch.undo()
-    isolation.reset()
 
 
 NORMAL_USER = "verify-test"

@@ -11,9 +11,10 @@ from click.testing import CliRunner
 
 from verify.cli import main
 from verify.commands.cache import ResultCache
-from verify.commands.cache_admin import MIB, cache_parts, prune, prune_cache
+from verify.commands.cache_admin import MIB, cache_parts, max_bytes, prune, prune_cache
 from verify.errors import VerifyError
 from verify.results import CheckResult
+from verify.settings import Settings
 
 HOUR = 3600.0
 
@@ -102,16 +103,18 @@ def test_prune_command_takes_a_bound_in_mib(cache):
     assert not (cache / "c" / "old").exists() and (cache / "c" / "new").exists()
 
 
-def test_the_automatic_bound_comes_from_the_environment(cache, monkeypatch):
-    assert prune_cache().removed == 0                     # 2 GiB by default
-    monkeypatch.setenv("VERIFY_CACHE_MAX_MB", "0")
-    assert prune_cache() is None                          # 0: no bound
-    monkeypatch.setenv("VERIFY_CACHE_MAX_MB", "lots")
+def bound_of(env: dict[str, str]) -> int | None:
+    return max_bytes(Settings.from_environment(env).cache_max_mb)
+
+
+def test_the_automatic_bound_comes_from_the_environment(cache):
+    assert prune_cache(bound_of({}), cache).removed == 0                          # 2 GiB by default
+    assert bound_of({"VERIFY_CACHE_MAX_MB": "0"}) is None                         # 0: no bound
+    assert prune_cache(None, cache) is None
     with pytest.raises(VerifyError, match="VERIFY_CACHE_MAX_MB"):
-        prune_cache()
-    monkeypatch.setenv("VERIFY_CACHE_MAX_MB", "1")
-    assert prune_cache().size_after <= MIB
-    assert prune_cache(max_bytes=0).kept_recent == 1
+        bound_of({"VERIFY_CACHE_MAX_MB": "lots"})
+    assert prune_cache(bound_of({"VERIFY_CACHE_MAX_MB": "1"}), cache).size_after <= MIB
+    assert prune_cache(0, cache).kept_recent == 1
 
 
 def test_a_cached_result_read_counts_as_used(tmp_path):

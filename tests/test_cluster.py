@@ -41,6 +41,7 @@ from verify.grading.executor import ExecutorError
 from verify.reports.tournament import render_markdown, render_table
 from verify.results import CaseResult
 from verify.runner import Limits
+from verify.settings import Settings
 from verify.verdict import Status, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,15 +155,15 @@ def test_a_check_on_two_workers_matches_the_local_one_and_lands_in_the_cache(exe
         return [(case["entry"], case["case"], case["verdict"], case["isolation"])
                 for entry in json.loads(report)["entries"] for case in entry["cases"]]
 
-    local, local_code = check(runner, paths, jobs=2, fmt="json", testcases=cases, limits=Limits())
-    remote, remote_code = check(runner, paths, jobs=2, fmt="json", testcases=cases, limits=Limits(),
+    local, local_code = check(runner, paths, settings=Settings.from_environment(os.environ), jobs=2, fmt="json", testcases=cases, limits=Limits())
+    remote, remote_code = check(runner, paths, settings=Settings.from_environment(os.environ), jobs=2, fmt="json", testcases=cases, limits=Limits(),
                                 executor=executor)
     assert (remote_code, verdicts(remote)) == (local_code, verdicts(local))
     assert [case for entry, case, _, _ in verdicts(remote) if entry == "arrows/c-gaps"] == [
         "g03-3x3", "g06-6x6-a", "spec-puzzle-1"]
     # `verify rank` looks each check up under the key it computes here: the cluster's results are found
     for loaded in load_checks(paths, cases):
-        stored = results_cache().load(check_key(loaded, Limits(), runner.isolation, cases))
+        stored = results_cache(Settings.from_environment(os.environ)).load(check_key(loaded, Limits(), runner.isolation, cases))
         assert stored is not None and stored.label == loaded.label and stored.passed
 
 

@@ -488,7 +488,7 @@ def test_without_a_c_compiler_the_exact_path_judges(tmp_path, monkeypatch):
 
 def test_without_a_kernel_the_exact_path_judges(monkeypatch):
     from verify.challenges.desert import kernel
-    monkeypatch.setenv(kernel.ENVIRONMENT_SWITCH, "0")
+    monkeypatch.setenv("VERIFY_DESERT_KERNEL", "0")
     kernel.compiled_replay.cache_clear()
     try:
         judge_ = DesertJudge(DesertMap.parse("S..E\n"))
@@ -496,7 +496,7 @@ def test_without_a_kernel_the_exact_path_judges(monkeypatch):
         judge_.feed(b"R+0\nR+0\nR+0\nS##E\n")
         assert judge_.finish().accepted
     finally:
-        monkeypatch.delenv(kernel.ENVIRONMENT_SWITCH)
+        monkeypatch.delenv("VERIFY_DESERT_KERNEL")
         kernel.compiled_replay.cache_clear()
 
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from verify.cli import main
-from verify.runner import forkserver, pools
+from verify.runner import forkserver
 
 pytestmark = pytest.mark.skipif(not shutil.which("bwrap") or os.geteuid() != 0,
                                 reason="the fork server runs under bubblewrap, as root")
@@ -40,7 +40,6 @@ def test_a_per_step_solver_learns_nothing_from_its_earlier_steps(tmp_path, use_i
         return serve(self, *args, **kwargs)
 
     monkeypatch.setattr(forkserver.ForkServer, "step", counted)
-    pools.shared().fork_servers.close()
     played = {}
     for setting in ("on", "off"):
         monkeypatch.setenv("VERIFY_FORKSERVER", setting)
@@ -54,4 +53,3 @@ def test_a_per_step_solver_learns_nothing_from_its_earlier_steps(tmp_path, use_i
     assert len(played["on"]) == len(steps) >= 20
     assert [answer for answer in played["on"] if "learned" in answer] == []
     assert played["on"] == played["off"]                      # as many steps, the same moves
-    pools.shared().fork_servers.close()

@@ -11,6 +11,7 @@ from tests.test_reports_stable import LONG, fixed_checks
 from verify.reports.checks import check_report, summary
 from verify.reports.colour import use_colour
 from verify.results import CaseResult, CheckResult
+from verify.settings import Settings
 from verify.verdict import Status, Verdict
 
 ANSI = re.compile("\x1b\\[[0-9;]*m")
@@ -117,9 +118,5 @@ class _Tty:
     ({"FORCE_COLOR": "1"}, False, True), ({"FORCE_COLOR": "0"}, True, False),
     ({"NO_COLOR": "1", "FORCE_COLOR": "1"}, True, False), ({"TERM": "dumb"}, True, False),
 ])
-def test_use_colour_honours_no_color_and_force_color(monkeypatch, env, tty, expected):
-    for name in ("NO_COLOR", "FORCE_COLOR", "TERM"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    assert use_colour(_Tty(tty)) is expected
+def test_use_colour_honours_no_color_and_force_color(env, tty, expected):
+    assert use_colour(_Tty(tty), Settings.from_environment(env).colour) is expected

@@ -43,9 +43,9 @@ def available(language: str) -> bool:
 
 @pytest.fixture(params=POLICIES)
 def policy(request, use_isolation, monkeypatch, tmp_path):
+    """Each policy's isolation (and a cache of the test's own)."""
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
-    use_isolation(request.param, cgroups=False)
-    return request.param
+    return use_isolation(request.param, cgroups=False)
 
 
 @pytest.mark.parametrize("language", sorted(SOURCES))
@@ -54,7 +54,7 @@ def test_no_configuration_file_of_the_folder_or_its_home_is_read(policy, languag
         pytest.skip(f"{language} is not installed")
     folder = HOSTILE / f"config-{language}"
     try:
-        result = run_program(Program(language, folder / SOURCES[language]), limits=LIMITS)
+        result = run_program(Program(language, folder / SOURCES[language]), limits=LIMITS, isolation=policy)
     except SandboxUnavailable as error:
         # A toolchain out of the run's reach (rustc under a 0700 /root, as a fresh uid sees
         # it without bubblewrap's mounts) runs nothing, so no config file can take effect:
@@ -68,7 +68,7 @@ def test_a_c_build_sees_no_header_of_the_folder(policy):
     if not available("c"):
         pytest.skip("c is not installed")
     with pytest.raises(CompileError, match="local.h"):
-        run_program(Program("c", HOSTILE / "config-c" / "main.c"), limits=LIMITS)
+        run_program(Program("c", HOSTILE / "config-c" / "main.c"), limits=LIMITS, isolation=policy)
 
 
 def test_node_reads_the_package_json_of_a_role_s_folder_but_a_golf_run_has_none(policy, monkeypatch):
@@ -77,12 +77,12 @@ def test_node_reads_the_package_json_of_a_role_s_folder_but_a_golf_run_has_none(
     if not available("javascript"):
         pytest.skip("javascript is not installed")
     folder = HOSTILE / "config-javascript"
-    in_folder = run_program(Program("javascript", folder / "main.js"), limits=LIMITS)
+    in_folder = run_program(Program("javascript", folder / "main.js"), limits=LIMITS, isolation=policy)
     assert in_folder.exit_code != 0 and b"require is not defined" in in_folder.stderr_tail.encode()
     echo_challenge.install(monkeypatch)
     entry = load_entry(folder)
     assert entry.program is not None
-    alone = run_program(entry.program, limits=LIMITS)
+    alone = run_program(entry.program, limits=LIMITS, isolation=policy)
     assert (alone.exit_code, alone.stdout) == (0, b"plain\n"), alone.stderr_tail
 
 

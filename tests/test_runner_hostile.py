@@ -11,7 +11,7 @@ import pytest
 from conftest import machine_modes, mode_id
 
 from verify.grading.verdicts import run_verdict
-from verify.runner import CompileError, Limits, Program, RunResult, backends, run_program, sandbox
+from verify.runner import CompileError, Isolation, Limits, Program, RunResult, backends, run_program, sandbox
 from verify.verdict import Status, Verdict
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
@@ -75,9 +75,9 @@ def living_processes_mentioning(*markers: str) -> list[str]:
     return found
 
 
-def run_hostile(folder: str, language: str, source: str, *args: str, limits: Limits = LIMITS):
+def run_hostile(isolation: Isolation, folder: str, language: str, source: str, *args: str, limits: Limits = LIMITS):
     path = HOSTILE / folder / source
-    result = run_program(Program(language, path), args=args, limits=limits)
+    result = run_program(Program(language, path), args=args, limits=limits, isolation=isolation)
     verdict = verdict_of(result, limits)
     assert result.wall_time <= limits.wall_time + MARGIN
     assert leftovers(folder) == []
@@ -94,12 +94,12 @@ def leftovers(folder: str) -> list[str]:
 
 
 def test_infinite_loop_is_a_time_limit(mode):
-    result, verdict = run_hostile("infinite_loop", "python", "loop.py")
+    result, verdict = run_hostile(mode, "infinite_loop", "python", "loop.py")
     assert verdict.status is Status.TIME_LIMIT and result.limit == "time"
 
 
 def test_sleeper_is_a_wall_time_limit(mode):
-    result, verdict = run_hostile("sleeper", "python", "sleep.py")
+    result, verdict = run_hostile(mode, "sleeper", "python", "sleep.py")
     assert verdict.status is Status.TIME_LIMIT
     assert "wall time" in verdict.message
 
@@ -112,7 +112,7 @@ def counted(mode) -> bool:
 def test_bash_fork_bomb_is_contained(mode):
     """The bomb's parent spins until its CPU limit: with a cgroup the refused forks are
     counted (process limit), with rlimits alone nothing counts them (time limit)."""
-    result, verdict = run_hostile("fork_bomb", "bash", "bomb.sh")
+    result, verdict = run_hostile(mode, "fork_bomb", "bash", "bomb.sh")
     if counted(mode):
         assert verdict.status is Status.RUNTIME_ERROR and "process limit" in verdict.message, verdict
     else:
@@ -123,12 +123,12 @@ def test_bash_fork_bomb_is_contained(mode):
 @pytest.mark.parametrize("fixture, language, source", [("fork_bomb", "bash", "bomb.sh"),
                                                       ("fork_bomb_python", "python", "bomb.py")])
 def test_fork_bomb_verdicts_never_vary(mode, fixture, language, source):
-    verdicts = {str(run_hostile(fixture, language, source)[1].status) for _ in range(STRESS_ROUNDS)}
+    verdicts = {str(run_hostile(mode, fixture, language, source)[1].status) for _ in range(STRESS_ROUNDS)}
     assert len(verdicts) == 1, verdicts
 
 
 def test_python_fork_bomb_hits_the_process_limit(mode):
-    result, verdict = run_hostile("fork_bomb_python", "python", "bomb.py")
+    result, verdict = run_hostile(mode, "fork_bomb_python", "python", "bomb.py")
     if counted(mode):
         assert verdict.status is Status.RUNTIME_ERROR
         assert "process limit (16 processes)" in verdict.message
@@ -138,18 +138,18 @@ def test_python_fork_bomb_hits_the_process_limit(mode):
 
 def test_a_program_printing_cannot_fork_is_not_a_process_limit(mode, tmp_path):
     """Verdicts come from kernel counters, never from what a program prints."""
-    result, verdict = run_hostile("liar", "python", "liar.py")
+    result, verdict = run_hostile(mode, "liar", "python", "liar.py")
     assert result.limit is None and verdict.accepted, verdict
 
 
 def test_python_memory_hog_is_a_memory_limit(mode):
-    result, verdict = run_hostile("memory_hog", "python", "hog.py")
+    result, verdict = run_hostile(mode, "memory_hog", "python", "hog.py")
     assert verdict.status is Status.MEMORY_LIMIT, verdict
     assert result.peak_memory <= LIMITS.memory
 
 
 def test_c_memory_hog_is_a_memory_limit(mode):
-    result, verdict = run_hostile("memory_hog_c", "c", "hog.c")
+    result, verdict = run_hostile(mode, "memory_hog_c", "c", "hog.c")
     assert verdict.status is Status.MEMORY_LIMIT, verdict
 
 
@@ -159,7 +159,7 @@ def test_memory_held_by_any_means_is_counted(mode, fixture, source):
     """memfd + fallocate, SysV shared memory, shared anonymous mappings and tmpfs files:
     with a cgroup, each is a memory limit; without one, the shared kinds are refused to
     the program (tmpfs files are then bounded by each tmpfs's size)."""
-    result, verdict = run_hostile(fixture, "python", source)
+    result, verdict = run_hostile(mode, fixture, "python", source)
     if counted(mode):
         assert verdict.status is Status.MEMORY_LIMIT, verdict
     elif fixture != "tmpfs_hog":
@@ -169,7 +169,7 @@ def test_memory_held_by_any_means_is_counted(mode, fixture, source):
 def test_children_burning_cpu_are_counted(mode):
     """Four children burning CPU, never reaped: their time counts against the limit. The
     wall time allowed is long enough for the CPU limit to come first on a busy machine."""
-    result, verdict = run_hostile("cpu_children", "python", "burn.py", limits=dataclasses.replace(LIMITS, wall_time=10.0))
+    result, verdict = run_hostile(mode, "cpu_children", "python", "burn.py", limits=dataclasses.replace(LIMITS, wall_time=10.0))
     assert verdict.status is Status.TIME_LIMIT, verdict
     assert result.cpu_time > LIMITS.cpu_time
 
@@ -180,57 +180,57 @@ def test_jvm_and_v8_memory_hogs_are_memory_limits(mode, folder, language, source
     """With time to spare: near its limit a runtime's collector burns CPU, and on a busy
     machine the CPU limit could come first; memory is what this test is about."""
     limits = dataclasses.replace(LIMITS, wall_time=20.0, cpu_time=20.0)
-    result = run_program(Program(language, HOSTILE / folder / source), limits=limits)
+    result = run_program(Program(language, HOSTILE / folder / source), limits=limits, isolation=mode)
     verdict = verdict_of(result, limits)
     assert verdict.status is Status.MEMORY_LIMIT, verdict
     assert leftovers(folder) == []
 
 
 def test_output_flood_is_an_output_limit(mode):
-    result, verdict = run_hostile("output_flood", "python", "flood.py")
+    result, verdict = run_hostile(mode, "output_flood", "python", "flood.py")
     assert verdict.status is Status.OUTPUT_LIMIT
     assert result.stdout is not None and len(result.stdout) == LIMITS.output
 
 
 def test_background_children_do_not_survive(mode):
-    result, verdict = run_hostile("background_child", "bash", "orphan.sh")
+    result, verdict = run_hostile(mode, "background_child", "bash", "orphan.sh")
     assert result.stdout == b"parent done\n" and verdict.accepted
 
 
 def test_child_escaping_the_process_group_does_not_survive(mode):
-    result, verdict = run_hostile("escaped_child", "python", "escape.py")
+    result, verdict = run_hostile(mode, "escaped_child", "python", "escape.py")
     assert result.stdout == b"parent done\n" and verdict.accepted
 
 
 def test_signal_death_is_a_runtime_error_with_the_stderr_tail(mode):
-    result, verdict = run_hostile("killed_by_signal", "python", "abort.py")
+    result, verdict = run_hostile(mode, "killed_by_signal", "python", "abort.py")
     assert verdict.status is Status.RUNTIME_ERROR
     assert verdict.message == "killed by SIGABRT: giving up"
     assert "giving up" in verdict.detail
 
 
 def test_segfault_is_a_runtime_error(mode):
-    result, verdict = run_hostile("segfault_c", "c", "crash.c")
+    result, verdict = run_hostile(mode, "segfault_c", "c", "crash.c")
     assert verdict.status is Status.RUNTIME_ERROR and "SIGSEGV" in verdict.message
     assert result.stdout == b"before the crash\n"
 
 
 def test_binary_output_passes_through_exactly(mode):
-    result, _ = run_hostile("binary_output", "python", "binary.py")
+    result, _ = run_hostile(mode, "binary_output", "python", "binary.py")
     assert result.stdout == b"caf\xe9\x00\xff\xfe\n\x00end\n"
 
 
 def test_writes_go_to_a_private_copy_of_the_folder(mode):
-    result, _ = run_hostile("write_own_folder", "python", "write.py")
+    result, _ = run_hostile(mode, "write_own_folder", "python", "write.py")
     assert result.stdout == b"mine tmp\n"
     assert not (HOSTILE / "write_own_folder" / "scratch.txt").exists()
 
 
 @pytest.mark.parametrize("folder, language, source", [
     ("compile_error_c", "c", "broken.c"), ("compile_error_java", "java", "Broken.java")])
-def test_compile_errors(folder, language, source):
+def test_compile_errors(folder, language, source, default_isolation):
     with pytest.raises(CompileError) as caught:
-        run_program(Program(language, HOSTILE / folder / source), limits=LIMITS)
+        run_program(Program(language, HOSTILE / folder / source), limits=LIMITS, isolation=default_isolation)
     assert "error" in caught.value.log.lower()
 
 
@@ -238,24 +238,24 @@ needs_bwrap = pytest.mark.skipif(not shutil.which("bwrap"), reason="needs bubble
 
 
 @needs_bwrap
-def test_files_outside_the_folder_are_invisible(tmp_path):
+def test_files_outside_the_folder_are_invisible(tmp_path, default_isolation):
     secret = tmp_path / "secret.txt"
     secret.write_text("the answers")
     os.chmod(tmp_path, 0o755)
     result = run_program(Program("python", HOSTILE / "read_outside" / "peek.py"),
-                         args=[str(secret), "/etc/shadow", str(Path(__file__))], limits=LIMITS)
+                         args=[str(secret), "/etc/shadow", str(Path(__file__))], limits=LIMITS, isolation=default_isolation)
     assert b"READ" not in result.stdout
     assert result.stdout.count(b"denied") == 3
 
 
 @needs_bwrap
-def test_no_network_even_to_the_host():
+def test_no_network_even_to_the_host(default_isolation):
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen(1)
         port = listener.getsockname()[1]
         result = run_program(Program("python", HOSTILE / "network" / "connect.py"),
-                             args=["127.0.0.1", str(port)], limits=LIMITS)
+                             args=["127.0.0.1", str(port)], limits=LIMITS, isolation=default_isolation)
     assert result.stdout.startswith(b"offline")
 
 
@@ -265,7 +265,7 @@ def test_the_entry_folder_is_a_bounded_private_file_system(use_isolation, cgroup
     """Its files are memory: with a cgroup they count against the memory limit; without,
     the folder's tmpfs is full at TMPFS_SIZE."""
     chosen = use_isolation("bwrap", cgroups=cgroups)
-    result = run_program(Program("python", HOSTILE / "disk_filler" / "fill.py"), limits=LIMITS)
+    result = run_program(Program("python", HOSTILE / "disk_filler" / "fill.py"), limits=LIMITS, isolation=chosen)
     if chosen.accounting != "rlimits":
         assert result.limit == "memory"
     else:
@@ -295,7 +295,7 @@ def test_a_program_cannot_reach_the_judge(mode):
     write the channel verify-init reports on; its kill(-1) reaches only its own run."""
     from verify.runner.paths import cache_root
     cache_root().mkdir(parents=True, exist_ok=True)
-    result, _ = run_hostile("attack_judge", "python", "attack.py", str(os.getpid()), str(cache_root()))
+    result, _ = run_hostile(mode, "attack_judge", "python", "attack.py", str(os.getpid()), str(cache_root()))
     lines = result.stdout.decode().splitlines()
     assert all(not line.endswith("DONE") for line in lines), lines
     assert "signal-judge denied" in lines and "read-environ denied" in lines
@@ -306,15 +306,15 @@ def test_a_program_cannot_reach_the_judge(mode):
 def test_a_build_runs_sandboxed_and_cannot_read_host_secrets(mode):
     """The compiler runs as the run's fresh uid: /etc/shadow is not readable to it."""
     with pytest.raises(CompileError) as caught:
-        run_program(Program("c", HOSTILE / "compile_incbin" / "steal.c"), limits=LIMITS)
+        run_program(Program("c", HOSTILE / "compile_incbin" / "steal.c"), limits=LIMITS, isolation=mode)
     secret = Path("/etc/shadow").read_bytes()[:16] if os.geteuid() == 0 else b"root:"
     assert secret not in caught.value.log.encode()
     assert "file not found: /etc/shadow" in caught.value.log    # (gas's words for "cannot open")
 
 
-def test_a_flag_that_runs_a_program_is_refused_before_any_build(tmp_path):
+def test_a_flag_that_runs_a_program_is_refused_before_any_build(tmp_path, default_isolation):
     from verify.runner import FlagError
     source = HOSTILE / "segfault_c" / "crash.c"
     with pytest.raises(FlagError) as caught:
-        run_program(Program("c", source, flags=("-wrapper", "/bin/sh,-c,touch /tmp/owned")), limits=LIMITS)
+        run_program(Program("c", source, flags=("-wrapper", "/bin/sh,-c,touch /tmp/owned")), limits=LIMITS, isolation=default_isolation)
     assert "'-wrapper'" in str(caught.value) and not Path("/tmp/owned").exists()

@@ -63,23 +63,23 @@ def test_flagword_is_the_flags_as_one_word_always_present():
 
 
 @pytest.mark.parametrize("key", sorted(REQUIRED))
-def test_self_test_passes(key):
+def test_self_test_passes(key, default_isolation):
     language = languages()[key]
     try:
         language.tools()
     except MissingInterpreter as error:
         pytest.skip(str(error))
-    status = check_language(language)
+    status = check_language(language, isolation=default_isolation, environment=os.environ)
     assert status.found and status.version
     assert status.selftest == "ok"
     assert status.seconds >= 0
 
 
-def test_a_language_whose_required_file_is_missing_is_missing_with_how_to_install_it(tmp_path):
+def test_a_language_whose_required_file_is_missing_is_missing_with_how_to_install_it(tmp_path, default_isolation):
     language = dataclasses.replace(languages()["vyxal"], requires=(str(tmp_path / "nowhere" / "__main__.py"),))
     with pytest.raises(MissingInterpreter, match=r"^vyxal: .*nowhere/__main__\.py not found; install: python3 -m pip"):
         language.tools()
-    status = check_language(language)
+    status = check_language(language, isolation=default_isolation, environment=os.environ)
     assert not status.found and "not found" in status.selftest
 
 
@@ -174,7 +174,7 @@ def test_a_memory_hog_is_a_memory_limit(mode, entry_folder, key):
     source = entry_folder / name
     source.write_text(text)
     source.chmod(0o644)
-    result = run_program(Program(key, source), limits=HOG_LIMITS)
+    result = run_program(Program(key, source), limits=HOG_LIMITS, isolation=mode)
     verdict = run_verdict(result, HOG_LIMITS, None, Verdict.accept)
     assert verdict.status is Status.MEMORY_LIMIT, (verdict, result.stderr_tail[-300:])
     assert result.wall_time < HOG_LIMITS.wall_time
@@ -235,7 +235,7 @@ def test_a_runtime_folder_made_visible_is_read_only(mode, entry_folder):
     source.write_text(f"`import os;print(os.path.isdir('{vyxal.extra_binds[0]}'),flush=True);"
                       f"open('{target}','w').write('x')`†")
     source.chmod(0o644)
-    result = run_program(Program("vyxal", source), limits=HOG_LIMITS)
+    result = run_program(Program("vyxal", source), limits=HOG_LIMITS, isolation=mode)
     assert result.stdout.startswith(b"True\n") and result.exit_code != 0
     assert not target.exists()
 
@@ -263,7 +263,7 @@ def test_a_fork_bomb_is_contained(mode, entry_folder, key):
     source = entry_folder / name
     source.write_text(text)
     source.chmod(0o644)
-    result = run_program(Program(key, source), limits=BOMB_LIMITS)
+    result = run_program(Program(key, source), limits=BOMB_LIMITS, isolation=mode)
     verdict = run_verdict(result, BOMB_LIMITS, None, Verdict.accept)
     if mode.accounting != "rlimits":
         assert verdict.status is Status.RUNTIME_ERROR and "process limit" in verdict.message, verdict
@@ -272,29 +272,29 @@ def test_a_fork_bomb_is_contained(mode, entry_folder, key):
     assert result.wall_time <= BOMB_LIMITS.wall_time + 3.0
 
 
-def test_a_missing_interpreter_says_how_to_install_it(monkeypatch, tmp_path):
+def test_a_missing_interpreter_says_how_to_install_it(monkeypatch, tmp_path, default_isolation):
     monkeypatch.setenv("PATH", str(tmp_path))          # nothing to find there
-    status = check_language(languages()["ruby"])
+    status = check_language(languages()["ruby"], isolation=default_isolation, environment=os.environ)
     assert not status.found
     assert status.selftest == "ruby: interpreter not found (looked for ruby on PATH); install: apt-get install ruby"
 
 
 @pytest.mark.parametrize("key", ["go", "haskell", "ocaml"])
-def test_a_compiled_language_is_built_once_per_source_digest(key, entry_folder, monkeypatch, tmp_path):
+def test_a_compiled_language_is_built_once_per_source_digest(key, entry_folder, monkeypatch, tmp_path, default_isolation):
     language = installed(key)
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
     source = entry_folder / f"echo.{language.extensions[0]}"
     source.write_text(language.selftest)
     source.chmod(0o644)
-    first = prepare(Program(key, source))
+    first = prepare(Program(key, source), isolation=default_isolation)
     assert first.build is not None and first.build.is_relative_to(tmp_path / "cache")
 
     def no_second_build(*args, **kwargs):
         raise AssertionError("built again")
 
     monkeypatch.setattr(build_module, "_compile", no_second_build)
-    assert prepare(Program(key, source)).build == first.build
-    result = run_program(Program(key, source), stdin=b"cached\n")
+    assert prepare(Program(key, source), isolation=default_isolation).build == first.build
+    result = run_program(Program(key, source), stdin=b"cached\n", isolation=default_isolation)
     assert result.stdout == b"cached\n"
 
 
@@ -313,7 +313,7 @@ def test_template_haskell_runs_at_build_time_in_the_sandbox_and_cannot_read_host
                           .replace("'", '"'))
         source.chmod(0o644)
         with pytest.raises(CompileError) as error:
-            prepare(Program("haskell", source))
+            prepare(Program("haskell", source), isolation=mode)
         assert "TOP-SECRET" not in str(error.value) + error.value.log
         assert "secret.txt" in error.value.log
     finally:
@@ -394,7 +394,7 @@ def test_every_language_has_a_failing_program_here_or_a_reason():
 
 
 @pytest.mark.parametrize("key", sorted(FAILING))
-def test_a_runtime_error_quotes_the_line_where_the_language_says_what_went_wrong(key, entry_folder):
+def test_a_runtime_error_quotes_the_line_where_the_language_says_what_went_wrong(key, entry_folder, default_isolation):
     """Each language's real error output: the message quotes its error line (Ruby's is its
     first, Node's follows a caret, R's goes on indented lines), not the stack or the noise
     printed before it."""
@@ -403,7 +403,7 @@ def test_a_runtime_error_quotes_the_line_where_the_language_says_what_went_wrong
     source = entry_folder / f"fails.{language.extensions[0]}"
     source.write_text(text)
     source.chmod(0o644)
-    result = run_program(Program(key, source), limits=ERROR_LIMITS)
+    result = run_program(Program(key, source), limits=ERROR_LIMITS, isolation=default_isolation)
     verdict = run_verdict(result, ERROR_LIMITS, None, Verdict.accept, strict_exit=True, language=key)
     assert verdict.status is Status.RUNTIME_ERROR, (verdict, result.stderr_tail)
     assert verdict.message.endswith(wanted) or wanted in verdict.message, (verdict.message, result.stderr_tail)
@@ -471,9 +471,9 @@ def test_a_self_test_build_under_one_isolation_is_never_reused_under_another(mon
         compile_for_real(*args)
 
     monkeypatch.setattr(build_module, "_compile", counting)
-    assert check_language(languages()["c"], isolation=first).selftest == "ok"
-    assert check_language(languages()["c"], isolation=second).selftest == "ok"
-    assert check_language(languages()["c"], isolation=first).selftest == "ok"      # its own build, cached
+    assert check_language(languages()["c"], isolation=first, environment=os.environ).selftest == "ok"
+    assert check_language(languages()["c"], isolation=second, environment=os.environ).selftest == "ok"
+    assert check_language(languages()["c"], isolation=first, environment=os.environ).selftest == "ok"      # its own build, cached
     assert built == [first.name, second.name]
     assert len(list((tmp_path / "cache" / "c").iterdir())) == 2
 
@@ -481,12 +481,12 @@ def test_a_self_test_build_under_one_isolation_is_never_reused_under_another(mon
 # --- compiled languages build without a private /tmp: a normal user, no sandbox --------------
 
 AS_USER = """\
-import json, sys
+import json, os, sys
 from verify.runner.isolation import resolve
 from verify.runner.languages import languages
 from verify.runner.selftest import check_language
 chosen = resolve("none", "rlimits")
-status = check_language(languages()[sys.argv[1]], isolation=chosen)
+status = check_language(languages()[sys.argv[1]], isolation=chosen, environment=os.environ)
 print(json.dumps({"isolation": chosen.name, "found": status.found, "selftest": status.selftest}))
 """
 COMPILED = sorted(key for key, language in languages().items() if language.compiled)

@@ -11,6 +11,7 @@ from verify.cli.options import runner_option
 from verify.runner import Limits, Program, SandboxUnavailable, isolation, machine, run_program
 from verify.runner.process import STDERR_TAIL, run_command
 from verify.runner.sandbox import Sandbox
+from verify.settings import Settings
 
 
 def test_rlimits_accounting_is_asked_by_name_and_says_what_may_differ():
@@ -37,12 +38,11 @@ def test_a_cgroup_where_one_can_be_had():
     assert chosen.accounting.startswith("cgroup") and isolation.differences(chosen.name) == ""
 
 
-def test_unknown_accounting_words_are_one_line(monkeypatch):
+def test_unknown_accounting_words_are_one_line():
     with pytest.raises(SandboxUnavailable, match="unknown accounting"):
         isolation.resolve("none", "maybe")
-    monkeypatch.setenv("VERIFY_ACCOUNTING", "sometimes")
     with pytest.raises(SandboxUnavailable, match="VERIFY_ACCOUNTING"):
-        isolation.resolve("none")
+        isolation.from_settings(Settings.from_environment({"VERIFY_ACCOUNTING": "sometimes", "VERIFY_SANDBOX": "none"}))
 
 
 def test_the_accounting_option_reaches_the_runner_in_either_order(monkeypatch):
@@ -52,21 +52,18 @@ def test_the_accounting_option_reaches_the_runner_in_either_order(monkeypatch):
         click.echo(runner.resolved.accounting_policy)
 
     monkeypatch.setenv("VERIFY_ACCOUNTING", "auto")
-    try:
-        for argv in (["--sandbox", "none", "--accounting", "rlimits"], ["--accounting", "rlimits", "--sandbox", "none"]):
-            done = CliRunner().invoke(show, argv)
-            assert done.exit_code == 0 and done.output == "rlimits\n", done.output
-        monkeypatch.setenv("VERIFY_ACCOUNTING", "rlimits")
-        assert CliRunner().invoke(show, ["--sandbox", "none"]).output == "rlimits\n"
-        assert CliRunner().invoke(show, ["--accounting", "never"]).exit_code == 2
-    finally:
-        isolation.reset()
+    for argv in (["--sandbox", "none", "--accounting", "rlimits"], ["--accounting", "rlimits", "--sandbox", "none"]):
+        done = CliRunner().invoke(show, argv)
+        assert done.exit_code == 0 and done.output == "rlimits\n", done.output
+    monkeypatch.setenv("VERIFY_ACCOUNTING", "rlimits")
+    assert CliRunner().invoke(show, ["--sandbox", "none"]).output == "rlimits\n"
+    assert CliRunner().invoke(show, ["--accounting", "never"]).exit_code == 2
 
 
-def test_stderr_head_and_tail_are_both_kept(tmp_path):
+def test_stderr_head_and_tail_are_both_kept(tmp_path, default_isolation):
     source = tmp_path / "noisy.py"
     source.write_text("import sys\nsys.stderr.write('first line\\n' + 'x' * 10000 + '\\nlast line\\n')\n")
-    result = run_program(Program("python", source))
+    result = run_program(Program("python", source), isolation=default_isolation)
     assert result.stderr_head.startswith("first line\n") and len(result.stderr_head) == STDERR_TAIL
     assert result.stderr_tail.endswith("last line\n") and "first" not in result.stderr_tail
 
@@ -84,10 +81,12 @@ def test_tmp_in_the_environment_is_the_runs_own_writable_folder(tmp_path, use_is
     assert result.stdout == b"True\n"
 
 
-def test_no_sandbox_without_verify_init_is_refused_with_the_fix(monkeypatch):
-    monkeypatch.setenv("VERIFY_HELPER", "none")
+def test_no_sandbox_without_verify_init_is_refused_with_the_fix():
     with pytest.raises(SandboxUnavailable, match="apt-get install gcc"):
-        isolation.resolve("none", "rlimits")
+        isolation.resolve("none", "rlimits", helper=False)
+    without = Settings.from_environment({"VERIFY_HELPER": "none", "VERIFY_SANDBOX": "none", "VERIFY_ACCOUNTING": "rlimits"})
+    with pytest.raises(SandboxUnavailable, match="apt-get install gcc"):
+        isolation.from_settings(without)
 
 
 @pytest.mark.parametrize("uid_map, gid_map, expected", [

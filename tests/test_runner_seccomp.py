@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from verify.runner import seccomp
+from verify.runner import isolation, seccomp
+from verify.settings import Settings
 
 HERE = Path(__file__).parent
 SYSCALLS = HERE / "fixtures" / "hostile" / "syscalls"
@@ -47,7 +48,6 @@ VARIANTS = {"default": {}, "strictest": {"block_kill_of": os.getpid(), "block_sh
 def private_cache(tmp_path_factory, monkeypatch):
     """Filter files go to a cache folder of this test session, not the user's."""
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path_factory.getbasetemp() / "verify-cache"))
-    monkeypatch.delenv("VERIFY_SECCOMP", raising=False)
 
 
 def compile_c(source: Path, output: Path, *flags: str) -> Path:
@@ -187,10 +187,12 @@ def test_without_libseccomp_there_is_no_filter_and_it_says_so(monkeypatch, fresh
         seccomp.filter_bytes()
 
 
-def test_verify_seccomp_off_turns_it_off(monkeypatch):
-    monkeypatch.setenv("VERIFY_SECCOMP", "off")
-    assert seccomp.filter_file() is None and not seccomp.available()
-    assert seccomp.describe() == "no seccomp (VERIFY_SECCOMP=off)"
+def test_verify_seccomp_off_turns_it_off():
+    settings = Settings.from_environment({"VERIFY_SECCOMP": "off", "VERIFY_SANDBOX": "bwrap"})
+    assert not settings.seccomp
+    assert seccomp.describe(wanted=settings.seccomp) == "no seccomp (VERIFY_SECCOMP=off)"
+    if shutil.which("bwrap"):
+        assert isolation.from_settings(settings).seccomp is None
 
 
 def test_describe_counts_what_is_really_blocked_here():

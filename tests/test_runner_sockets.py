@@ -35,6 +35,7 @@ from conftest import NORMAL_USER, SYSTEM_PYTHON, machine_modes, mode_id, normal_
 
 from verify.runner import Limits, SandboxUnavailable, isolation
 from verify.runner.process import run_command
+from verify.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = Path(__file__).parent / "fixtures" / "hostile" / "sockets" / "reach_out.py"
@@ -255,17 +256,18 @@ def test_no_socket_of_a_normal_users_run_reaches_outside(outside, entry_folder, 
 @pytest.mark.parametrize("missing", ["VERIFY_SECCOMP=off", "libseccomp cannot be loaded"])
 def test_without_the_filter_the_mode_without_bubblewrap_is_refused(monkeypatch, missing):
     """Only seccomp keeps the sockets of a run without bubblewrap inside it: no filter, no such run."""
+    settings = Settings.from_environment({"VERIFY_SANDBOX": "none", "VERIFY_ACCOUNTING": "rlimits"})
     if missing == "VERIFY_SECCOMP=off":
-        monkeypatch.setenv("VERIFY_SECCOMP", "off")
+        settings = Settings.from_environment({**settings.environment, "VERIFY_SECCOMP": "off"})
     else:
         monkeypatch.setattr(isolation.seccomp, "_binding", lambda: None)
     with pytest.raises(SandboxUnavailable) as refused:
-        isolation.resolve("none", "rlimits")
+        isolation.from_settings(settings)
     message = str(refused.value)
     assert "\n" not in message and message.startswith("--sandbox none needs the seccomp filter"), message
     assert "fix: " in message
     if shutil.which("bwrap"):                   # bubblewrap's network namespace holds without it
-        assert "seccomp" not in isolation.resolve("bwrap", "rlimits").name
+        assert "seccomp" not in isolation.from_settings(dataclasses.replace(settings, sandbox="bwrap")).name
 
 
 def test_without_the_filter_verify_exits_2_with_one_line(tmp_path):

@@ -1,6 +1,7 @@
 """Code-golf scores: exact byte counts, flag penalties, headers, ranking order."""
 import importlib.util
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from verify.report_escape import markdown
 from verify.reports.leaderboard import code_span, rank_report
 from verify.runner import Limits
 from verify.runner.languages import codepage, languages
+from verify.settings import Settings
 
 
 @pytest.mark.parametrize("flag, penalty", [
@@ -202,7 +204,7 @@ def echo_submissions(tmp_path, monkeypatch):
 def test_the_contest_s_flag_rule_decides_penalty_header_and_boards(echo_submissions, monkeypatch, rule,
                                                                    unbuffered_header, boards):
     monkeypatch.setattr(type(challenges.get("echo")), "flag_rule", rule)
-    report = rank_command(LocalRunner(), "echo", submissions=echo_submissions, testcases=ECHO / "testcases" / "echo",
+    report = rank_command(LocalRunner(), "echo", settings=Settings.from_environment(os.environ), submissions=echo_submissions, testcases=ECHO / "testcases" / "echo",
                           jobs=2, fmt="markdown", fresh=True, limits=Limits(wall_time=20, cpu_time=20),
                           languages_too=True).report
     assert unbuffered_header in report

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ from verify.grading import LocalRunner
 from verify.grading.executor import ExecutorError
 from verify.runner import Limits
 from verify.runner.isolation import resolve
+from verify.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="workers run entries under bubblewrap only")
@@ -142,7 +144,7 @@ def test_an_entry_on_a_worker_reaches_nothing_but_its_own_files(shared, tmp_path
 def test_the_same_entry_without_a_sandbox_is_caught(shared, tmp_path, monkeypatch):
     """The hostile entry's tries are real: unsandboxed, it reaches files it must not."""
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
-    report, code = check(LocalRunner(resolve("none")), [shared["hostile"]], jobs=1, fmt="json",
+    report, code = check(LocalRunner(resolve("none")), [shared["hostile"]], settings=Settings.from_environment(os.environ), jobs=1, fmt="json",
                          testcases=shared["cases"], limits=Limits())
     found = verdicts(report)
     assert code == 1 and all(status == "runtime error" for status, _ in found.values()), found
@@ -187,7 +189,7 @@ def test_verify_connects_with_the_certificate_daskes_configuration_names(tls_clu
     with dask.config.set(configured):
         executor = DaskExecutor(cluster.scheduler_address)
         try:
-            report, code = check(LocalRunner(), [ROOT / "submissions" / "arrows" / "python-golf"], jobs=1,
+            report, code = check(LocalRunner(), [ROOT / "submissions" / "arrows" / "python-golf"], settings=Settings.from_environment(os.environ), jobs=1,
                                  fmt="json", testcases=None, limits=Limits(), executor=executor,
                                  cases=["g03-*"])
         finally:

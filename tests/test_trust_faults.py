@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from verify.results import ResultsFormatError, read_stored_check
+from verify.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SANDBOX = "bwrap" if shutil.which("bwrap") else "none"
@@ -308,10 +309,12 @@ def test_a_check_whose_files_change_while_it_runs_is_not_kept(contest, tmp_path,
     runner, cases = LocalRunner(), copy / "cases"
     entries = [copy / "submissions" / "arrows" / "good", copy / "submissions" / "arrows" / "bad"]
     if command == "check":
-        check_command.check(runner, entries, jobs=1, fmt="json", testcases=cases, limits=Limits())
+        check_command.check(runner, entries, settings=Settings.from_environment(os.environ), jobs=1, fmt="json",
+                            testcases=cases, limits=Limits())
     else:
-        rank_command.rank(runner, "arrows", submissions=copy / "submissions", testcases=cases, jobs=1,
-                          fmt="json", fresh=False, limits=Limits())
+        rank_command.rank(runner, "arrows", settings=Settings.from_environment(os.environ),
+                          submissions=copy / "submissions", testcases=cases, jobs=1, fmt="json", fresh=False,
+                          limits=Limits())
     stored = {path.stem for path in (tmp_path / "cache" / "results").glob("*.json")}
     keys = {check.label: check_key(check, Limits(), runner.isolation, cases) for check in load_checks(entries, cases)}
     assert keys["arrows/bad"] in stored and keys["arrows/good"] not in stored and len(stored) == 1

@@ -4,8 +4,9 @@
 - installed: a package declares ``<name> = "package.module:CHALLENGE"`` in the
   entry-point group ``verify.challenges``;
 - a folder: ``--contest-path DIR`` or ``$VERIFY_CONTEST_PATH`` (folders separated
-  by ``:``), where DIR is a contest package (``__init__.py`` exposing ``CHALLENGE``)
-  or a folder of such packages; it is named by its contest's ``name``.
+  by ``:``; the command line adds them, :func:`add_contest_path`), where DIR is a contest
+  package (``__init__.py`` exposing ``CHALLENGE``) or a folder of such packages; it is
+  named by its contest's ``name``.
 
 Built-in and installed contests are imported only when asked for. A name must be
 unique: two contests of one name are an error naming both.
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 import pkgutil
 import re
 import sys
@@ -28,7 +28,6 @@ from verify.errors import VerifyError
 __all__ = ["Contest", "add", "add_contest_path", "get", "names", "reset"]
 
 ENTRY_POINT_GROUP = "verify.challenges"
-PATH_VARIABLE = "VERIFY_CONTEST_PATH"
 _NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
 _lock = threading.RLock()
@@ -96,8 +95,7 @@ def _discover() -> dict[str, Callable[[], Contest]]:
     from importlib.metadata import entry_points  # (email, csv, zipfile...) only when contests are listed
     for point in entry_points(group=ENTRY_POINT_GROUP):
         add_loader(point.name, f"the installed {point.value!r}", point.load)
-    variable = [Path(p) for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]
-    for folder in _contest_folders([*_paths, *variable]):
+    for folder in _contest_folders(_paths):
         contest = _load_folder(folder)
         add_loader(contest.name, f"the folder {str(folder)!r}", _loaded_already(contest))
     return loaders
@@ -140,8 +138,11 @@ def get(name: str) -> Contest:
 
 
 def add_contest_path(path: Path) -> None:
-    """Also look for contests in ``path`` (``--contest-path``)."""
+    """Also look for contests in ``path`` (``--contest-path``, ``$VERIFY_CONTEST_PATH``); a path
+    added already is not added again."""
     with _lock:
+        if Path(path) in _paths:
+            return
         _paths.append(Path(path))
         reset(keep_paths=True)
 

@@ -12,7 +12,6 @@ exits 1; success exits 0.
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 
 import click
@@ -84,9 +83,11 @@ class MainGroup(click.Group):
     """The top level: the core commands, the contest groups, and each contest's own group."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        _use_contest_paths(ctx)        # (--help can come before --contest-path is read)
         return sorted({*CORE_COMMANDS, *CONTEST_GROUPS, *_contest_commands("")})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        _use_contest_paths(ctx)
         if cmd_name in CORE_COMMANDS:
             return load_command(CORE_COMMANDS[cmd_name])
         if cmd_name in CONTEST_GROUPS:
@@ -95,13 +96,22 @@ class MainGroup(click.Group):
 
 
 def _add_contest_paths(ctx: click.Context, parameter: click.Parameter, value: tuple[str, ...]) -> None:
-    if not value:       # (click calls this for every command line, with or without the option)
-        return
     from pathlib import Path
 
-    from verify import challenges
-    for folder in value:
-        challenges.add_contest_path(Path(folder))
+    from verify.cli.options import given
+    # (click calls this for every command line, with or without the option)
+    given(ctx, contest_path=tuple(Path(folder) for folder in value))
+    _use_contest_paths(ctx)
+
+
+def _use_contest_paths(ctx: click.Context) -> None:
+    """The settings' contest folders (the options' first, then $VERIFY_CONTEST_PATH's) are looked in."""
+    from verify.cli.options import settings_of
+    folders = settings_of(ctx).contest_path
+    if folders:
+        from verify import challenges
+        for folder in folders:
+            challenges.add_contest_path(folder)
 
 
 @click.group(cls=MainGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -122,10 +132,12 @@ def main(ctx: click.Context) -> None:
 def run() -> None:
     """Console entry point: no traceback for a bad input, ever."""
     from verify.runner import reaper
+    from verify.settings import from_process
     # SIGINT, SIGTERM, SIGHUP, SIGQUIT: kill every run in flight, remove its folder, exit 128+N
     reaper.install_signal_handlers()
+    settings = from_process()       # the one read of the environment; passed down from here
     try:
-        main(standalone_mode=False)
+        main(standalone_mode=False, obj=settings)
     except click.exceptions.Abort:
         click.echo("verify: aborted", err=True)
         sys.exit(130)
@@ -145,6 +157,6 @@ def run() -> None:
     except Exception as error:  # a bug of ours: still one line, and say so
         click.echo(f"verify: internal error: {type(error).__name__}: {error} "
                    "(please report it; rerun with VERIFY_DEBUG=1 for the traceback)", err=True)
-        if os.environ.get("VERIFY_DEBUG"):
+        if settings.debug:
             raise
         sys.exit(3)

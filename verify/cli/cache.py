@@ -5,7 +5,7 @@ import json
 
 import click
 
-from verify.cli.options import format_option
+from verify.cli.options import format_option, settings_of
 
 
 def _size(count: float) -> str:
@@ -32,9 +32,8 @@ def cache() -> None:
 def info(output_format: str) -> None:
     """Each part of the cache with its number of items and its size."""
     from verify.commands.cache_admin import cache_parts
-    from verify.runner import cache_root
 
-    root = cache_root()
+    root = settings_of(click.get_current_context()).cache
     parts = cache_parts(root)
     total = sum(part.size for part in parts)
     if output_format == "json":
@@ -57,14 +56,15 @@ def info(output_format: str) -> None:
 def prune(max_mb: int | None) -> None:
     """Remove the least recently used items until the cache is under the bound
     (what was used in the last minute stays: a run in flight keeps its builds)."""
-    from verify.commands.cache_admin import MIB, max_bytes_from_environment
+    from verify.commands.cache_admin import MIB, max_bytes
     from verify.commands.cache_admin import prune as run_prune
 
-    bound = max_mb * MIB if max_mb is not None else max_bytes_from_environment()
+    settings = settings_of(click.get_current_context())
+    bound = max_mb * MIB if max_mb is not None else max_bytes(settings.cache_max_mb)
     if bound is None:
         click.echo("no bound: $VERIFY_CACHE_MAX_MB is 0 (give --max-size)")
         return
-    done = run_prune(bound)
+    done = run_prune(bound, settings.cache)
     click.echo(f"removed {done.removed} item{'s' if done.removed != 1 else ''} ({_size(done.freed)}); "
                f"the cache holds {_size(done.size_after)} (bound {_size(bound)})"
                + (f"; {done.kept_recent} used in the last minute kept" if done.kept_recent else ""))
@@ -74,8 +74,8 @@ def prune(max_mb: int | None) -> None:
 def clear() -> None:
     """Remove everything verify keeps in the cache (builds are made again when next needed)."""
     from verify.commands.cache_admin import clear as run_clear
-    from verify.runner import cache_root
 
-    done = run_clear()
+    root = settings_of(click.get_current_context()).cache
+    done = run_clear(root)
     click.echo(f"removed {done.removed} item{'s' if done.removed != 1 else ''} ({_size(done.freed)}) "
-               f"from {cache_root()}")
+               f"from {root}")

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from verify.cli.options import cluster_option, format_option, limit_options, make_limits, runner_option
+from verify.cli.options import cluster_option, format_option, limit_options, make_limits, runner_option, settings_of
 
 REPORT_FORMATS = ("table", "json", "junit", "markdown")
 
@@ -71,11 +71,13 @@ def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, write
     elif not selected:
         raise click.UsageError("give ENTRY folders (or --changed-since REF)")
     terminal = sys.stdout.isatty()
+    settings = settings_of(click.get_current_context())
     with open_executor(cluster, runner) as executor:
-        report, code = run_check(runner, selected, jobs=jobs, fmt=output_format, testcases=testcases,
+        report, code = run_check(runner, selected, settings=settings, jobs=jobs, fmt=output_format, testcases=testcases,
                                  limits=make_limits(**limits), cases=cases, writes=writes, results_dir=results_dir,
                                  failures_only=failures_only, compact=terminal,
                                  width=shutil.get_terminal_size().columns if terminal else None,
-                                 colour=use_colour(sys.stdout), html=html, fuzz=fuzz, executor=executor)
+                                 colour=use_colour(sys.stdout, settings.colour), html=html, fuzz=fuzz,
+                                 executor=executor)
     click.echo(report)
     sys.exit(code)

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from verify.cli.options import format_option, runner_option
+from verify.cli.options import format_option, runner_option, settings_of
 
 
 @click.command()
@@ -16,6 +16,8 @@ from verify.cli.options import format_option, runner_option
 def langs(languages: tuple[str, ...], output_format: str, runner: Any) -> None:
     """List the languages, found or missing, with their versions, after a self-test."""
     from verify.commands.langs import langs as run_langs  # (tabulate, the self-test) not for --help
-    report, code = run_langs(list(languages), fmt=output_format)
+    settings = settings_of(click.get_current_context())
+    report, code = run_langs(list(languages), fmt=output_format, isolation=runner.resolved,
+                             environment=settings.environment)
     click.echo(report)
     sys.exit(code)

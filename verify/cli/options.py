@@ -1,4 +1,5 @@
-"""Options shared by the commands: the output format, the limits, the sandbox (as a runner), the cluster."""
+"""Options shared by the commands: the output format, the limits, the sandbox (as a runner), the
+cluster; and the settings (settings.py), built once per command line and refined by its options."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -7,6 +8,7 @@ from typing import Any, TypeVar
 import click
 
 from verify.runner.limits import Limits
+from verify.settings import Settings, from_process
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -24,15 +26,32 @@ def format_option(*choices: str, default: str = "table") -> Callable[[F], F]:
                         show_default=True, help="How to print the result.")
 
 
+def settings_of(context: click.Context) -> Settings:
+    """The command line's settings: built once, at its root (`verify.cli.run` gives them, else
+    they are read from the environment here), with the options given so far over them."""
+    root = context.find_root()
+    if not isinstance(root.obj, Settings):
+        root.obj = from_process()
+    return root.obj
+
+
+def given(context: click.Context, **options: object) -> Settings:
+    """The command line's settings with these options (None: not given) over them, kept for the rest."""
+    root = context.find_root()
+    root.obj = settings_of(context).with_options(**options)
+    return root.obj
+
+
 def _accounting(context: click.Context, parameter: click.Parameter, value: str | None) -> None:
-    context.meta["verify.accounting"] = value
+    given(context, accounting=value)
 
 
 def _runner(context: click.Context, parameter: click.Parameter, value: str | None) -> Any:
     from verify.grading import LocalRunner
-    from verify.runner import configure_isolation
+    from verify.runner import isolation_from_settings
+    settings = given(context, sandbox=value)
     # SandboxUnavailable: one line, exit 2, before any run
-    runner = LocalRunner(configure_isolation(value, context.meta.get("verify.accounting")))
+    runner = LocalRunner(isolation_from_settings(settings), forkserver=settings.forkserver)
     context.call_on_close(runner.close)          # its fork servers and sandboxes built ahead
     return runner
 
@@ -52,9 +71,13 @@ CLUSTER_HELP = ("Run the jobs on the Dask scheduler at ADDRESS (e.g. tcp://host:
                 "(docs/cluster.md).")
 
 
+def _cluster(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    return given(context, cluster=value).cluster
+
+
 def cluster_option(function: F) -> F:
     """``--cluster ADDRESS`` (or ``$VERIFY_CLUSTER``): the command gets ``cluster``, the address or None."""
-    return click.option("--cluster", "cluster", metavar="ADDRESS", envvar="VERIFY_CLUSTER", default=None,
+    return click.option("--cluster", "cluster", metavar="ADDRESS", default=None, callback=_cluster,
                         help=CLUSTER_HELP)(function)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from verify.cli.options import format_option, limit_options, make_limits, runner_option
+from verify.cli.options import format_option, limit_options, make_limits, runner_option, settings_of
 from verify.errors import VerifyError
 from verify.files import write_output
 
@@ -113,9 +113,9 @@ def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs:
         write_rank_site(html, runner, challenge, submissions=submissions, testcases=testcases, jobs=jobs,
                         limits=make_limits(**limits), results=results)
         fresh = False
-    boards = run_rank(runner, challenge, submissions=submissions, testcases=testcases, jobs=jobs,
-                      fmt=output_format, fresh=fresh, limits=make_limits(**limits), results=results, by=by,
-                      languages_too=per_language)
+    boards = run_rank(runner, challenge, settings=settings_of(context), submissions=submissions,
+                      testcases=testcases, jobs=jobs, fmt=output_format, fresh=fresh, limits=make_limits(**limits),
+                      results=results, by=by, languages_too=per_language)
     text = boards.report.rstrip("\n") + "\n"
     if expected is not None:
         try:

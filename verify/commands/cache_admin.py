@@ -131,9 +131,10 @@ def cache_parts(root: Path | None = None) -> list[Part]:
     return parts
 
 
-def max_bytes_from_environment() -> int | None:
-    """The automatic bound: $VERIFY_CACHE_MAX_MB MiB (0: none), else 2 GiB."""
-    text = os.environ.get(MAX_ENVIRONMENT, "").strip()
+def max_bytes(text: str) -> int | None:
+    """The automatic bound `text` (the settings' ``cache_max_mb``, $VERIFY_CACHE_MAX_MB) gives:
+    that many MiB (0: none, None), else ("") 2 GiB."""
+    text = text.strip()
     if not text:
         return DEFAULT_MAX_MB * MIB
     try:
@@ -199,12 +200,11 @@ def clear(root: Path | None = None) -> Pruned:
     return prune(0, root, min_age=0.0)
 
 
-def prune_cache(max_bytes: int | None = None) -> Pruned | None:
-    """The automatic bound, after a command stored its results: prune to ``max_bytes``, else to
-    $VERIFY_CACHE_MAX_MB MiB, else to 2 GiB; $VERIFY_CACHE_MAX_MB=0: no bound (None).
+def prune_cache(bound: int | None, root: Path | None = None) -> Pruned | None:
+    """The automatic bound, after a command stored its results: prune to ``bound`` bytes
+    (:func:`max_bytes`); None: no bound, nothing is pruned (None).
     Never fails the command: an item that cannot be removed is left."""
-    bound = max_bytes if max_bytes is not None else max_bytes_from_environment()
     if bound is None:
         return None
-    return prune(bound)
+    return prune(bound, root)
 

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from verify.commands.cache import ResultCache, check_key
-from verify.commands.cache_admin import max_bytes_from_environment, prune_cache
+from verify.commands.cache_admin import max_bytes, prune_cache
 from verify.commands.changes import changed_files, repository_root, touched
 from verify.commands.jobs import EntryCheck, load_checks, run_checks
 from verify.commands.progress import Progress
@@ -15,11 +15,13 @@ from verify.files import make_output_folder, write_output
 from verify.grading import Runner
 from verify.grading.executor import Executor
 from verify.reports.checks import check_report
-from verify.runner import Limits, cache_root
+from verify.runner import Limits
+from verify.settings import Settings
 
 
-def results_cache() -> ResultCache:
-    return ResultCache(cache_root() / "results")
+def results_cache(settings: Settings) -> ResultCache:
+    """Where whole checks are kept for ``verify rank``: the settings' cache."""
+    return ResultCache(settings.cache / "results")
 
 
 def run_with_progress(runner: Runner, checks: list[EntryCheck], limits: Limits, jobs: int | None,
@@ -41,21 +43,22 @@ def changed_entries(paths: Sequence[Path], ref: str) -> list[Path]:
     return [path for path in candidates if touched(Path(path), changed)]
 
 
-def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, testcases: Path | None,
-          limits: Limits, cases: Sequence[str] = (), writes: Sequence[tuple[str, Path]] = (),
+def check(runner: Runner, paths: Sequence[Path], *, settings: Settings, jobs: int | None, fmt: str,
+          testcases: Path | None, limits: Limits, cases: Sequence[str] = (), writes: Sequence[tuple[str, Path]] = (),
           results_dir: Path | None = None, failures_only: bool = False, compact: bool = False,
           width: int | None = None, colour: bool = False, executor: Executor | None = None,
           html: Path | None = None, fuzz: int = 0) -> tuple[str, int]:
     """The report, and the exit code: 0 when every case of every entry is accepted.
 
-    ``writes``: (format, path) pairs, more reports written to files (in the formats machines
-    read). ``results_dir``: each whole check is also stored there (a shard for ``verify
-    results merge`` / ``rank --results``). ``failures_only``, ``compact``, ``width``, ``colour``:
-    how the printed report looks (:func:`verify.reports.checks.check_report`). ``executor``: where
-    the runs go (None: threads here; a cluster: see docs/cluster.md). ``html``: also write the
-    static site there (:mod:`verify.commands.site`). ``fuzz``: that many generated inputs more
-    per entry (:mod:`verify.fuzz.cases`; run here only, not on a cluster's workers)."""
-    bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
+    ``settings``: where the cache is, and its bound (settings.py). ``writes``: (format, path)
+    pairs, more reports written to files (in the formats machines read). ``results_dir``: each
+    whole check is also stored there (a shard for ``verify results merge`` / ``rank
+    --results``). ``failures_only``, ``compact``, ``width``, ``colour``: how the printed report
+    looks (:func:`verify.reports.checks.check_report`). ``executor``: where the runs go (None:
+    threads here; a cluster: see docs/cluster.md). ``html``: also write the static site there
+    (:mod:`verify.commands.site`). ``fuzz``: that many generated inputs more per entry
+    (:mod:`verify.fuzz.cases`; run here only, not on a cluster's workers)."""
+    bound = max_bytes(settings.cache_max_mb)    # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     if results_dir is not None:
         make_output_folder(results_dir, "results")
     if html is not None:
@@ -71,13 +74,13 @@ def check(runner: Runner, paths: Sequence[Path], *, jobs: int | None, fmt: str, 
     before = {id(c): check_key(c, limits, kept, testcases) for c in checks} if kept is not None else {}
     run_with_progress(runner, checks, limits, jobs, executor, testcases, cases)
     if kept is not None:
-        stores = [results_cache()] + ([ResultCache(results_dir)] if results_dir is not None else [])
+        stores = [results_cache(settings)] + ([ResultCache(results_dir)] if results_dir is not None else [])
         for entry_check in checks:
             key = check_key(entry_check, limits, kept, testcases)
             if key is not None and key == before[id(entry_check)]:    # files changed during the runs: not kept
                 for store in stores:
                     store.store(key, entry_check)
-        prune_cache(bound)
+        prune_cache(bound, settings.cache)
     named = isolation or runner.isolation       # the workers' differ: each result names its own
     for write_format, path in writes:
         write_output(path, check_report(checks, write_format, isolation=named) + "\n", f"{write_format} report")

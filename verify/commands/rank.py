@@ -7,7 +7,7 @@ from pathlib import Path
 from verify import challenges
 from verify.challenges.contract import Scoring
 from verify.commands.cache import ResultCache, check_key
-from verify.commands.cache_admin import max_bytes_from_environment, prune_cache
+from verify.commands.cache_admin import max_bytes, prune_cache
 from verify.commands.check import results_cache, run_with_progress
 from verify.commands.jobs import load_checks
 from verify.commands.standings import entry_standing
@@ -19,6 +19,7 @@ from verify.reports.leaderboard import rank_report
 from verify.results import CheckResult
 from verify.runner import Limits
 from verify.runner.languages import languages
+from verify.settings import Settings
 
 
 def code_golf_contests(challenge: str | None) -> list[str]:
@@ -37,33 +38,36 @@ class Leaderboards:
     ranked: int
 
 
-def rank(runner: Runner, challenge: str | None, *, submissions: Path, testcases: Path | None, jobs: int | None,
-         fmt: str, fresh: bool, limits: Limits, results: Path | None = None, by: str = "bytes",
+def rank(runner: Runner, challenge: str | None, *, settings: Settings, submissions: Path, testcases: Path | None,
+         jobs: int | None, fmt: str, fresh: bool, limits: Limits, results: Path | None = None, by: str = "bytes",
          languages_too: bool = False) -> Leaderboards:
-    """``results``: rank from the checks stored in that folder (``verify check --results-dir``,
+    """``settings``: where the cache is, and its bound (settings.py).
+    ``results``: rank from the checks stored in that folder (``verify check --results-dir``,
     ``verify results merge``) and run nothing; an entry without a current result there is not ranked.
     ``by``: "bytes" or "chars"; ``languages_too``: a board per language beside the overall one."""
-    bound = max_bytes_from_environment()        # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
+    bound = max_bytes(settings.cache_max_mb)    # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     language_names = {key: lang.name for key, lang in languages().items()}
     reports, ranked = [], 0
     for name in code_golf_contests(challenge):
-        standings = leaderboard(runner, name, submissions, testcases, jobs, fresh, limits, results, by)
+        standings = leaderboard(runner, name, submissions, testcases, jobs, fresh, limits, results, by,
+                                settings=settings)
         ranked += sum(1 for s in standings if s.rank is not None)
         boards = per_language(standings, by) if languages_too else None
         reports.append(rank_report(name, standings, fmt, language_names, by=by, boards=boards,
                                    isolation=runner.isolation))
     if results is None:                         # checks were stored: keep the cache bounded, once
-        prune_cache(bound)
+        prune_cache(bound, settings.cache)
     return Leaderboards("\n\n".join(reports), ranked)
 
 
 def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Path | None, jobs: int | None,
-                fresh: bool, limits: Limits, results: Path | None = None, by: str = "bytes") -> list[Standing]:
-    """Check (or reuse the cached check of) every entry of `challenge`, then rank them.
+                fresh: bool, limits: Limits, results: Path | None = None, by: str = "bytes", *,
+                settings: Settings) -> list[Standing]:
+    """Check (or reuse the cached check of, in the settings' cache) every entry of `challenge`, then rank them.
     An unchanged entry is not run again (see :mod:`verify.commands.cache`); --fresh runs all;
     with ``results`` nothing runs: the checks come from that folder."""
     checks = load_checks(find_entries(submissions, challenge), testcases)
-    cache = ResultCache(results) if results is not None else results_cache()
+    cache = ResultCache(results) if results is not None else results_cache(settings)
     keys = {id(c): check_key(c, limits, runner.isolation, testcases) for c in checks}
     outcomes: dict[int, CheckResult] = {}
     for check in checks:

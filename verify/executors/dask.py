@@ -3,8 +3,8 @@
 The client submits each job (a module-level function and plain data, pickled) and
 gathers the results as they finish, putting each in its item's place: the order of the
 results never depends on the workers. A worker runs a job with a grader of its own
-(:func:`worker_grader`): its own isolation, resolved on the worker from its environment
-(``VERIFY_SANDBOX``), and it refuses to run anything unless that isolation is bubblewrap.
+(:func:`worker_grader`): its own isolation, resolved on the worker from its own settings
+(its environment: ``VERIFY_SANDBOX``...), and it refuses to run anything unless that isolation is bubblewrap.
 A worker that dies has its jobs run again elsewhere by the scheduler (up to
 ``distributed.scheduler.allowed-failures`` times); a job that exceeds its limits is a
 verdict like any other, never a retry. A worker also refuses the jobs of a client whose
@@ -24,7 +24,8 @@ from verify.errors import VerifyError
 from verify.files import source_tree_digest
 from verify.grading import Grader, LocalRunner
 from verify.grading.executor import Done, ExecutorError
-from verify.runner.isolation import policy_from_environment, resolve
+from verify.runner.isolation import from_settings
+from verify.settings import from_process
 
 G = TypeVar("G")
 T = TypeVar("T")
@@ -75,14 +76,15 @@ def worker_grader(address: str | None = None) -> Grader:
     with _lock:
         if _grader is None:
             where = f"worker {address or _worker_address()}"
+            settings = from_process()
             try:
-                isolation = resolve(policy_from_environment())
+                isolation = from_settings(settings)
             except VerifyError as error:
                 raise UnsandboxedWorker(f"{where}: refuses to run entries: {error}") from None
             if not isolation.sandboxed:
                 raise UnsandboxedWorker(f"{where}: refuses to run entries without bubblewrap "
                                         f"(its isolation: {isolation.name}; see docs/cluster.md)")
-            _grader = Grader(LocalRunner(isolation))
+            _grader = Grader(LocalRunner(isolation, forkserver=settings.forkserver))
         return _grader
 
 

@@ -4,8 +4,8 @@ Graders never start a process themselves; they are given a runner, as an httpx
 client is given a transport:
 
 - :class:`LocalRunner` runs programs on this machine through :mod:`verify.runner`
-  with one :class:`~verify.runner.Isolation`: :func:`bubblewrap_runner` (the sandbox),
-  :func:`rlimits_runner` (limits only), or whatever ``--sandbox`` configured;
+  with the :class:`~verify.runner.Isolation` it is given: :func:`bubblewrap_runner` (the
+  sandbox), :func:`rlimits_runner` (limits only), or the one the CLI's settings resolve;
 - :class:`verify.grading.fake.FakeRunner` answers from scripts, for tests.
 """
 from __future__ import annotations
@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from verify.runner import Isolation, Limits, Program, RunResult, Session, prepare, run_program
-from verify.runner.isolation import current, resolve
+from verify.runner.isolation import from_settings, resolve
 from verify.runner.pools import Pools
+from verify.settings import from_process
 
 
 class ProgramSession(Protocol):
@@ -53,13 +54,18 @@ class Runner(Protocol):
 
 
 class LocalRunner:
-    """Runs programs on this machine under one isolation (None: the configured one).
-    It owns the boxes kept for repeated runs (fork servers, sandboxes built ahead):
-    `close()` (or leaving its `with` block) removes them."""
+    """Runs programs on this machine under `isolation` (None: the one the environment's
+    settings ask for, resolved now). It owns the boxes kept for repeated runs (fork servers
+    unless `forkserver` is False, sandboxes built ahead): `close()` (or leaving its `with`
+    block) removes them. The CLI gives both, from the settings it built."""
 
-    def __init__(self, isolation: Isolation | None = None):
+    def __init__(self, isolation: Isolation | None = None, *, forkserver: bool | None = None):
+        if isolation is None or forkserver is None:
+            settings = from_process()
+            isolation = isolation if isolation is not None else from_settings(settings)
+            forkserver = forkserver if forkserver is not None else settings.forkserver
         self._isolation = isolation
-        self._pools = Pools()
+        self._pools = Pools(forkserver=forkserver)
 
     @property
     def pools(self) -> Pools:
@@ -76,7 +82,7 @@ class LocalRunner:
 
     @property
     def resolved(self) -> Isolation:
-        return self._isolation or current()
+        return self._isolation
 
     @property
     def isolation(self) -> str:

@@ -1,10 +1,10 @@
-"""Colour on a terminal: whether to use it (NO_COLOR, FORCE_COLOR), and the colour of each verdict.
+"""Colour on a terminal: whether to use it (the settings' choice: NO_COLOR, FORCE_COLOR), and the
+colour of each verdict.
 
 Plain ANSI codes, no library: reports stay importable without anything heavy, and a report
 written with ``colour=False`` holds no escape at all."""
 from __future__ import annotations
 
-import os
 from typing import Protocol
 
 from verify.verdict import Status
@@ -25,15 +25,12 @@ class _Stream(Protocol):
     def isatty(self) -> bool: ...
 
 
-def use_colour(stream: _Stream | None) -> bool:
-    """Colour for ``stream``? ``NO_COLOR`` (set, not empty) says no; ``FORCE_COLOR`` (set, not
-    empty, not ``0``/``false``) says yes, ``FORCE_COLOR=0`` no; else only on a terminal (not ``TERM=dumb``)."""
-    if os.environ.get("NO_COLOR"):
-        return False
-    force = os.environ.get("FORCE_COLOR")
-    if force:
-        return force.lower() not in ("0", "false", "no")
-    if os.environ.get("TERM") == "dumb" or stream is None:
+def use_colour(stream: _Stream | None, chosen: bool | None) -> bool:
+    """Colour for ``stream``? ``chosen`` (the settings' ``colour``: ``NO_COLOR`` says no,
+    ``FORCE_COLOR`` yes or no, ``TERM=dumb`` no) when it says; else only on a terminal."""
+    if chosen is not None:
+        return chosen
+    if stream is None:
         return False
     try:
         return bool(stream.isatty())

@@ -2,13 +2,12 @@
 
 Public API (see docs/runner.md): Program, Limits (DEFAULT_LIMITS), RunResult, prepare,
 Prepared, CompileError, FlagError, MissingInterpreter, run_program, run_prepared,
-Session, SessionError, Isolation, resolve_isolation, current_isolation,
-configure_isolation, isolation_name, SandboxUnavailable.
+Session, SessionError, Isolation, resolve_isolation, isolation_from_settings,
+SandboxUnavailable.
 
-`run_program`, `run_prepared`, `prepare` and `Session` take an optional keyword
-`isolation` (an `Isolation`, e.g. `resolve_isolation("bwrap")`); without it they run
-under the configured one (`configure_isolation`, else $VERIFY_SANDBOX and
-$VERIFY_ACCOUNTING). The table of
+`run_program`, `run_prepared`, `prepare` and `Session` take the keyword `isolation` (an
+`Isolation`, e.g. `resolve_isolation("bwrap")`, or `isolation_from_settings(settings)`
+for what the environment asks: $VERIFY_SANDBOX, $VERIFY_ACCOUNTING...). The table of
 languages is `verify.runner.languages.languages()` (a name the package cannot carry: it
 is also its submodule's).
 
@@ -24,9 +23,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from verify.runner.build import CompileError, Prepared, prepare
     from verify.runner.flags import FlagError
-    from verify.runner.isolation import Isolation, SandboxUnavailable, isolation_name
-    from verify.runner.isolation import configure as configure_isolation
-    from verify.runner.isolation import current as current_isolation
+    from verify.runner.isolation import Isolation, SandboxUnavailable
+    from verify.runner.isolation import from_settings as isolation_from_settings
     from verify.runner.isolation import resolve as resolve_isolation
     from verify.runner.languages import Language, MissingInterpreter, get_language
     from verify.runner.limits import DEFAULT_LIMITS, Limits
@@ -40,8 +38,7 @@ _EXPORTS = {
     "CompileError": ("build", "CompileError"), "Prepared": ("build", "Prepared"), "prepare": ("build", "prepare"),
     "FlagError": ("flags", "FlagError"),
     "Isolation": ("isolation", "Isolation"), "SandboxUnavailable": ("isolation", "SandboxUnavailable"),
-    "isolation_name": ("isolation", "isolation_name"), "configure_isolation": ("isolation", "configure"),
-    "current_isolation": ("isolation", "current"), "resolve_isolation": ("isolation", "resolve"),
+    "isolation_from_settings": ("isolation", "from_settings"), "resolve_isolation": ("isolation", "resolve"),
     "Language": ("languages", "Language"), "MissingInterpreter": ("languages", "MissingInterpreter"),
     "get_language": ("languages", "get_language"),
     "DEFAULT_LIMITS": ("limits", "DEFAULT_LIMITS"), "Limits": ("limits", "Limits"),
@@ -53,8 +50,8 @@ _EXPORTS = {
 
 __all__ = ["DEFAULT_LIMITS", "CompileError", "FlagError", "Isolation", "Language", "Limits", "MissingInterpreter",
            "Prepared", "Program", "RunResult", "SandboxUnavailable", "Session", "SessionError", "cache_root",
-           "configure_isolation", "current_isolation", "get_language", "isolation_name", "prepare",
-           "resolve_isolation", "run_prepared", "run_program"]
+           "get_language", "isolation_from_settings", "prepare", "resolve_isolation", "run_prepared",
+           "run_program"]
 
 
 def __getattr__(name: str) -> Any:

@@ -37,7 +37,7 @@ from verify.files import (
 from verify.runner import artefacts, reaper
 from verify.runner.backends import is_system_path
 from verify.runner.flags import flag_paths
-from verify.runner.isolation import Isolation, current
+from verify.runner.isolation import Isolation
 from verify.runner.languages import Language, expand, get_language, java_main_class
 from verify.runner.limits import Limits
 from verify.runner.paths import cache_root
@@ -140,9 +140,9 @@ def _flag_inputs(folder: Path, named: Sequence[str]) -> Inputs:
     return [(name, read_entry_file(folder, name, MAX_SOURCE_BYTES)) for name in sorted(wanted)]
 
 
-def prepare(program: Program, *, isolation: Isolation | None = None, build_key: str = "") -> Prepared:
+def prepare(program: Program, *, isolation: Isolation, build_key: str = "") -> Prepared:
     """Resolve the language's tools and build the artefact (cached); a compiler runs in a
-    sandbox of `isolation` (None: the configured one). `build_key`: more that the cached
+    sandbox of `isolation`. `build_key`: more that the cached
     artefact is keyed by (the self-test's: its isolation, so that a build made under one
     isolation never stands for one under another). Raises CompileError,
     MissingInterpreter, FlagError, or VerifyError (unknown language, unreadable source)."""
@@ -157,8 +157,7 @@ def prepare(program: Program, *, isolation: Isolation | None = None, build_key: 
     inputs = _flag_inputs(program.folder, named)
     build = cache_root() / language.key / _digest(language, tools, program, source, build_key, inputs)
     if not artefacts.is_intact(build):
-        _compile(program, language, tools, source, inputs, main_class, build,
-                 isolation if isolation is not None else current())
+        _compile(program, language, tools, source, inputs, main_class, build, isolation)
     return Prepared(program, language, tools, build, main_class, readonly + (build,))
 
 

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from verify.runner import reaper
+from verify.settings import from_process
 
 NEEDED = ("memory", "pids")              # without these a run group limits nothing
 WANTED = ("memory", "pids", "cpu")       # enabled for the run groups when available
@@ -73,7 +74,7 @@ def ask_systemd_for_scope(unit: str, pid: int, user: bool) -> str:
             "StartTransientUnit", "ssa(sv)a(sa(sv))", unit, "fail",
             "4", "PIDs", "au", "1", str(pid), "Delegate", "b", "true",
             "CollectMode", "s", "inactive-or-failed", "Description", "s", "verify: per-run cgroups", "0"]
-    environment = dict(os.environ)
+    environment = dict(from_process().environment)     # busctl is ours, trusted: the user's bus address
     if user:
         runtime = environment.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}"
         environment["XDG_RUNTIME_DIR"] = runtime

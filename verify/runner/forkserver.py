@@ -54,14 +54,11 @@ Key = tuple[Hashable, ...]
 _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify-forkserver")
 
 
-def enabled() -> bool:
-    return os.environ.get("VERIFY_FORKSERVER", "").strip().lower() not in ("off", "0", "no", "none")
-
-
 def possible(isolation: Isolation) -> bool:
-    """Under bubblewrap with verify-init, as root (own uid per step), unless turned off."""
+    """Under bubblewrap with verify-init, as root (own uid per step). (A pool made with
+    enabled=False, VERIFY_FORKSERVER=off, never serves.)"""
     return bool(isolation.bwrap and isolation.helper and isolation.own_uid and running_as_root()
-                and enabled() and binary() is not None)
+                and binary() is not None)
 
 
 def binary() -> str | None:
@@ -207,15 +204,17 @@ def _key(prepared: Prepared, isolation: Isolation) -> Key:
 
 class ForkServerPool:
     """Idle fork servers (at most MAX_IDLE, each used by one step at a time), and the
-    program folders that got none; its owner closes it (`close`), which removes them."""
+    program folders that got none; its owner closes it (`close`), which removes them.
+    `enabled` False (VERIFY_FORKSERVER=off): it serves no run."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, enabled: bool = True) -> None:
+        self.enabled = enabled
         self._lock = threading.Lock()
         self._idle: IdleBoxes[ForkServer] = IdleBoxes(MAX_IDLE)
         self._unsuitable: OrderedDict[Key, warm.Signature] = OrderedDict()   # folders that got none, as they were
 
     def possible(self, isolation: Isolation) -> bool:
-        return possible(isolation)
+        return self.enabled and possible(isolation)
 
     def run(self, prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
             on_stdout: StdoutConsumer | None, isolation: Isolation) -> RunResult | None:

@@ -17,30 +17,28 @@ from verify.runner.paths import cache_root
 
 HELPER_SOURCE = Path(__file__).with_name("init_helper.c")
 
-_built: dict[tuple[str | None, ...], str] = {}
+_built: dict[tuple[str, str], str] = {}
 
 
 def helper_path() -> str | None:
-    """verify-init's path; None without a C compiler (or with VERIFY_HELPER=none)."""
-    if os.environ.get("VERIFY_HELPER", "").lower() in ("none", "off", "0"):
-        return None
+    """verify-init's path; None without a C compiler."""
     return compiled_tool(HELPER_SOURCE, "init", "verify-init")
 
 
 def compiled_tool(source: Path, kind: str, name: str) -> str | None:
     """One of verify's own C tools (``source``), compiled once into ``<cache>/<kind>/<digest>/<name>``;
     None without a C compiler. Remembered per cache location for the life of the process."""
-    environ = os.environ
-    where = (str(source), environ.get("VERIFY_CACHE"), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+    cache = cache_root()
+    where = (str(source), str(cache))
     known = _built.get(where)
     if known is None or (known and not os.path.exists(known)):
-        known = _built[where] = _build(source, kind, name) or ""
+        known = _built[where] = _build(source, cache, kind, name) or ""
     return known or None
 
 
-def _build(source_path: Path, kind: str, name: str) -> str | None:
+def _build(source_path: Path, cache: Path, kind: str, name: str) -> str | None:
     source = source_path.read_bytes()
-    folder = cache_root() / kind / hashlib.sha256(source).hexdigest()[:16]
+    folder = cache / kind / hashlib.sha256(source).hexdigest()[:16]
     binary = folder / name
     if binary.exists():
         return str(binary)

@@ -24,16 +24,16 @@ Landlock, and a fresh uid when verify is root; without bubblewrap the filter is 
 every result carries it.
 
 An `Isolation` holds everything a run's isolation depends on, resolved once (from the
-policy, the machine and the environment). `run_program`, `prepare` and `Session` take
-one as their `isolation` keyword; without it they use the configured one (`current()`).
-Given one, nothing below reads the environment again to decide how a run is isolated.
+policy, the machine and the settings: `from_settings`) and passed to every run, build and
+session explicitly (their `isolation` keyword, a LocalRunner's constructor). Nothing below
+reads the environment to decide how a run is isolated.
 """
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
-import threading
+from pathlib import Path
 
 from verify.runner import machine, seccomp, trial
 from verify.runner.cgroup import probed_setup
@@ -47,10 +47,10 @@ from verify.runner.mode import (
     landlock_abi,
 )
 from verify.runner.paths import default_temp_root
+from verify.settings import Settings
 
 __all__ = ["ACCOUNTINGS", "LANDLOCK_SIGNAL_SCOPE", "POLICIES", "RLIMITS_DIFFERENCES", "Isolation",
-           "SandboxUnavailable", "configure", "current", "differences", "isolation_name", "landlock_abi",
-           "reset", "resolve"]
+           "SandboxUnavailable", "differences", "from_settings", "landlock_abi", "resolve"]
 
 POLICIES = ("auto", "bwrap", "none")
 ACCOUNTINGS = ("auto", "cgroup", "rlimits")
@@ -90,16 +90,16 @@ def _no_cgroup(accounting: str, helper: str | None) -> SandboxUnavailable:
                               f"{RLIMITS_CHOICE}")
 
 
-def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None = None) -> Isolation:
+def resolve(policy: str = "auto", accounting: str = "auto", *, cgroups: bool | None = None, helper: bool = True,
+            seccomp_filter: bool = True, temp_root: Path | None = None) -> Isolation:
     """The isolation `policy` and `accounting` give here; SandboxUnavailable when it cannot
-    be had. `accounting` None: $VERIFY_ACCOUNTING, else auto. `cgroups` (for the callers
-    that think in a switch): True is accounting "cgroup", False "rlimits"."""
+    be had. `cgroups` (for the callers that think in a switch): True is accounting "cgroup",
+    False "rlimits". `helper` False: no verify-init; `seccomp_filter` False: no filter;
+    `temp_root`: where runs get their private folder (None: the default, paths.py)."""
     if policy not in POLICIES:
         raise SandboxUnavailable(f"unknown sandbox policy {policy!r} (one of: {', '.join(POLICIES)})")
     if cgroups is not None:
         accounting = "cgroup" if cgroups else "rlimits"
-    elif accounting is None:
-        accounting = accounting_from_environment()
     if accounting not in ACCOUNTINGS:
         raise SandboxUnavailable(f"unknown accounting {accounting!r} (one of: {', '.join(ACCOUNTINGS)})")
     bwrap = None
@@ -115,8 +115,8 @@ def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None 
                 raise SandboxUnavailable(f"bubblewrap is installed but cannot make a sandbox here "
                                          f"({failure}); {bwrap_fix()}")
             bwrap = found
-    helper = helper_path()
-    if bwrap is None and helper is None:
+    init = helper_path() if helper else None
+    if bwrap is None and init is None:
         # without a PID namespace only verify-init, the run's subreaper, finds what a
         # program left behind (setsid, double forks): no run goes unsupervised
         raise SandboxUnavailable("no sandbox and no verify-init: verify-init, the supervisor that kills what "
@@ -124,10 +124,10 @@ def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None 
                                  "one (apt-get install gcc), or bubblewrap (apt-get install bubblewrap)")
     cgroup_setup = None
     if accounting != "rlimits":
-        cgroup_setup = probed_setup() if helper is not None else None
+        cgroup_setup = probed_setup() if init is not None else None
         if cgroup_setup is None:
-            raise _no_cgroup(accounting, helper)
-    abi = landlock_abi() if helper else 0
+            raise _no_cgroup(accounting, init)
+    abi = landlock_abi() if init else 0
     own_uid = os.geteuid() == 0
     uid_range = machine.run_uid_range()
     if own_uid and uid_range is None:
@@ -141,11 +141,11 @@ def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None 
     signals_exposed = shares_host_ipc and abi < LANDLOCK_SIGNAL_SCOPE
     filter_path = seccomp.filter_file(block_kill_of=os.getpid() if signals_exposed else None,
                                       block_shared_memory=cgroup_setup is None or shares_host_ipc) \
-        if seccomp.available() else None
+        if seccomp_filter and seccomp.available() else None
     if bwrap is None and filter_path is None:
-        raise _no_socket_filter()
-    chosen = Isolation(policy=policy, bwrap=bwrap, helper=helper, cgroups=cgroup_setup, seccomp=filter_path,
-                       landlock_abi=abi, own_uid=own_uid, temp_root=default_temp_root(),
+        raise _no_socket_filter(seccomp_filter)
+    chosen = Isolation(policy=policy, bwrap=bwrap, helper=init, cgroups=cgroup_setup, seccomp=filter_path,
+                       landlock_abi=abi, own_uid=own_uid, temp_root=default_temp_root(temp_root),
                        setpriv=shutil.which("setpriv"), accounting_policy=accounting,
                        uid_range=uid_range or machine.RUN_UIDS)
     failed = trial.failure(chosen)
@@ -156,58 +156,32 @@ def resolve(policy: str, accounting: str | None = None, *, cgroups: bool | None 
     return chosen
 
 
-def _no_socket_filter() -> SandboxUnavailable:
+def _no_socket_filter(wanted: bool) -> SandboxUnavailable:
     """Without bubblewrap only the seccomp filter keeps a run's sockets inside the run."""
-    return SandboxUnavailable(f"--sandbox none needs the seccomp filter, and here there is {seccomp.describe()}: "
+    return SandboxUnavailable(f"--sandbox none needs the seccomp filter, and here there is "
+                              f"{seccomp.describe(wanted=wanted)}: "
                               "without it a run's sockets reach the host (UDP, the Unix sockets of the "
                               "judge's uid); fix: unset VERIFY_SECCOMP and install libseccomp2 (apt-get "
                               "install libseccomp2), or install bubblewrap (apt-get install bubblewrap)")
 
 
-def policy_from_environment() -> str:
-    word = os.environ.get("VERIFY_SANDBOX", "").strip().lower()
+def from_settings(settings: Settings) -> Isolation:
+    """The isolation `settings` ask for (their sandbox and accounting words, verify-init,
+    the seccomp filter, the run folders' place); SandboxUnavailable when it cannot be had."""
+    return resolve(sandbox_policy(settings.sandbox), accounting_policy(settings.accounting),
+                   helper=settings.helper, seccomp_filter=settings.seccomp, temp_root=settings.temp_root)
+
+
+def sandbox_policy(word: str) -> str:
+    """The policy a word of --sandbox or VERIFY_SANDBOX names ("": auto)."""
     if word not in _POLICY_WORDS:
         raise SandboxUnavailable(f"VERIFY_SANDBOX={word!r}: expected one of {', '.join(POLICIES)}")
     return _POLICY_WORDS[word]
 
 
-def accounting_from_environment() -> str:
-    word = os.environ.get("VERIFY_ACCOUNTING", "").strip().lower() or "auto"
+def accounting_policy(word: str) -> str:
+    """The accounting a word of --accounting or VERIFY_ACCOUNTING names ("": auto)."""
+    word = word or "auto"
     if word not in ACCOUNTINGS:
         raise SandboxUnavailable(f"VERIFY_ACCOUNTING={word!r}: expected one of {', '.join(ACCOUNTINGS)}")
     return word
-
-
-_lock = threading.Lock()
-_current: Isolation | None = None
-
-
-def configure(policy: str | None = None, accounting: str | None = None) -> Isolation:
-    """Choose the isolation of every run of this process (None: from VERIFY_SANDBOX and
-    VERIFY_ACCOUNTING)."""
-    global _current
-    chosen = resolve(policy or policy_from_environment(), accounting)
-    with _lock:
-        _current = chosen
-    return chosen
-
-
-def current() -> Isolation:
-    """The configured isolation; configured from VERIFY_SANDBOX and VERIFY_ACCOUNTING on first use."""
-    global _current
-    with _lock:
-        if _current is None:
-            _current = resolve(policy_from_environment())
-        return _current
-
-
-def reset() -> None:
-    """Forget the configured isolation (tests switch policies with configure())."""
-    global _current
-    with _lock:
-        _current = None
-
-
-def isolation_name() -> str:
-    """The configured isolation's name (what every result of this process reports)."""
-    return current().name

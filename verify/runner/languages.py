@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from verify.errors import VerifyError
+from verify.settings import from_process
 
 TABLE_PATH = Path(__file__).with_name("languages.toml")
 CODEPAGES_PATH = Path(__file__).with_name("codepages.toml")
@@ -123,7 +124,7 @@ def error_line_of(rule: str, head: str, tail: str) -> str:
 
 
 def _system_path() -> list[str]:
-    return os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin").split(os.pathsep)
+    return from_process().search_path.split(os.pathsep)
 
 
 _found_programs: dict[tuple[tuple[str, ...], str], str | None] = {}
@@ -137,7 +138,7 @@ def find_program(candidates: Sequence[str]) -> str | None:
     Remembered per (candidates, PATH): every run resolves its interpreter, and walking
     PATH with realpath costs more than the rest of preparing a run. A remembered path
     that has stopped being executable is looked up again."""
-    key = (tuple(candidates), os.environ.get("PATH", ""))
+    key = (tuple(candidates), from_process().search_path)
     if key in _found_programs:
         known = _found_programs[key]
         if known is not None and os.access(known, os.X_OK):

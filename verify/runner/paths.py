@@ -1,7 +1,7 @@
 """Where verify keeps what it builds, and where runs get their private folders.
 
-Both are read from the environment when asked: the compile cache when a program is
-prepared, the run folders' place when an isolation is resolved (it is part of it).
+The run folders' place is part of an isolation (resolved from the settings' `temp_root`);
+the compile cache's place is the settings' `cache`, read from the environment when asked.
 """
 from __future__ import annotations
 
@@ -9,13 +9,12 @@ import os
 import tempfile
 from pathlib import Path
 
+from verify.settings import from_process
+
 
 def cache_root() -> Path:
-    """$VERIFY_CACHE, else $XDG_CACHE_HOME/verify, else ~/.cache/verify."""
-    if os.environ.get("VERIFY_CACHE"):
-        return Path(os.environ["VERIFY_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return Path(base) / "verify"
+    """$VERIFY_CACHE, else $XDG_CACHE_HOME/verify, else ~/.cache/verify (settings.py)."""
+    return from_process().cache
 
 
 def maze_logs_root() -> Path:
@@ -23,13 +22,12 @@ def maze_logs_root() -> Path:
     return cache_root() / "maze-logs"
 
 
-def default_temp_root() -> Path:
-    """Where runs get their private folder: $VERIFY_TMPDIR, else /dev/shm (a tmpfs: creating
-    and removing a folder per run there costs a fraction of what it costs on a disk),
+def default_temp_root(chosen: Path | None = None) -> Path:
+    """Where runs get their private folder: `chosen` ($VERIFY_TMPDIR), else /dev/shm (a tmpfs:
+    creating and removing a folder per run there costs a fraction of what it costs on a disk),
     else the system's temporary folder."""
-    chosen = os.environ.get("VERIFY_TMPDIR")
-    if chosen:
-        return Path(chosen)
+    if chosen is not None:
+        return chosen
     if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
         return Path("/dev/shm")
     return Path(tempfile.gettempdir())

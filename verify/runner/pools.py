@@ -3,13 +3,12 @@ its fork servers (forkserver.py) and its sandboxes built ahead (warm.py).
 
 A `Pools` belongs to the runner that made it, which closes it (grading's LocalRunner);
 closing removes every waiting server and sandbox. A caller of `run_prepared(...,
-ahead=True)` without a runner gets the process's shared pools, closed when verify exits.
-Any still open then is closed too: nothing of them survives verify.
+ahead=True)` passes its own (`pools=`). Any still open when verify exits is closed then:
+nothing of them survives verify.
 """
 from __future__ import annotations
 
 import atexit
-import threading
 import weakref
 from collections.abc import Sequence
 from typing import Protocol
@@ -37,10 +36,11 @@ class Pool(Protocol):
 
 
 class Pools:
-    """The fork servers first (as root under bubblewrap), else sandboxes built ahead."""
+    """The fork servers first (as root under bubblewrap; `forkserver` False: none), else
+    sandboxes built ahead."""
 
-    def __init__(self) -> None:
-        self.fork_servers = ForkServerPool()
+    def __init__(self, *, forkserver: bool = True) -> None:
+        self.fork_servers = ForkServerPool(enabled=forkserver)
         self.built_ahead = BuiltAheadPool()
         self.members: tuple[Pool, ...] = (self.fork_servers, self.built_ahead)
         _open.add(self)
@@ -68,17 +68,6 @@ class Pools:
 
 
 _open: weakref.WeakSet[Pools] = weakref.WeakSet()
-_lock = threading.Lock()
-_shared: Pools | None = None
-
-
-def shared() -> Pools:
-    """The process's pools, for runs asked ahead without a runner of their own."""
-    global _shared
-    with _lock:
-        if _shared is None:
-            _shared = Pools()
-        return _shared
 
 
 @atexit.register

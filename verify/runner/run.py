@@ -1,8 +1,8 @@
 """Run one program to completion under limits, streaming its stdout to a consumer.
 
 `run_program` prepares (compiles, cached) and runs a `Program`; `run_prepared` runs one
-already prepared. Both take the isolation to run under (`isolation`, else the configured
-one) and, as an explicit option, `ahead` (warm.py). The run itself (spawn, I/O loop,
+already prepared. Both take the isolation to run under (`isolation`) and, as explicit
+options, `ahead` with the `pools` that serve it (pools.py). The run itself (spawn, I/O loop,
 verdict of the kernel's counters) is process.py's.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from verify.runner import pools as box_pools
 from verify.runner.build import Prepared, Program, prepare
-from verify.runner.isolation import Isolation, current
+from verify.runner.isolation import Isolation
 from verify.runner.limits import DEFAULT_LIMITS, Limits
 from verify.runner.process import RunResult, StdoutConsumer, drive
 
@@ -20,10 +20,10 @@ __all__ = ["RunResult", "run_prepared", "run_program"]
 
 def run_program(program: Program, *, stdin: bytes = b"", args: Sequence[str] = (),
                 limits: Limits = DEFAULT_LIMITS, on_stdout: StdoutConsumer | None = None,
-                isolation: Isolation | None = None, ahead: bool = False,
+                isolation: Isolation, ahead: bool = False,
                 pools: box_pools.Pools | None = None) -> RunResult:
-    """Compile (cached) and run `program` under `isolation` (None: the configured one);
-    raises CompileError / MissingInterpreter / FlagError. See `run_prepared`."""
+    """Compile (cached) and run `program` under `isolation`; raises CompileError /
+    MissingInterpreter / FlagError. See `run_prepared`."""
     prepared = prepare(program, isolation=isolation)
     return run_prepared(prepared, stdin=stdin, args=args, limits=limits, on_stdout=on_stdout,
                         isolation=isolation, ahead=ahead, pools=pools)
@@ -31,24 +31,23 @@ def run_program(program: Program, *, stdin: bytes = b"", args: Sequence[str] = (
 
 def run_prepared(prepared: Prepared, *, stdin: bytes = b"", args: Sequence[str] = (),
                  limits: Limits = DEFAULT_LIMITS, on_stdout: StdoutConsumer | None = None,
-                 isolation: Isolation | None = None, ahead: bool = False,
+                 isolation: Isolation, ahead: bool = False,
                  pools: box_pools.Pools | None = None) -> RunResult:
-    """Run `prepared` with `args` in a fresh sandbox of `isolation` (None: the configured
-    one) and wait for it; nothing of the run is alive when it returns.
+    """Run `prepared` with `args` in a fresh sandbox of `isolation` and wait for it; nothing
+    of the run is alive when it returns.
 
     `on_stdout(chunk)` gets the output as it is read (returning True stops the program);
     without it the output is collected in the result. ahead=True: build the sandboxes of
     the next identical runs while this one runs, and take one built by a previous run
     (warm.py; only under bubblewrap with verify-init and no cgroup per run, else ignored),
     or, as root, run it as one step of a fork server (forkserver.py), which builds the
-    sandbox once for all the runs of that program. Those boxes wait in `pools` (a
-    runner's own, which it closes; None: the process's shared ones, pools.py)."""
-    chosen = isolation if isolation is not None else current()
-    if ahead:
-        served = (pools or box_pools.shared()).run(prepared, args=args, limits=limits, stdin=stdin,
-                                                   on_stdout=on_stdout, isolation=chosen)
+    sandbox once for all the runs of that program. Those boxes wait in `pools` (its
+    caller's, which it closes; None: no boxes are kept, and the run goes the usual way)."""
+    if ahead and pools is not None:
+        served = pools.run(prepared, args=args, limits=limits, stdin=stdin, on_stdout=on_stdout,
+                           isolation=isolation)
         if served is not None:
             return served
-    with prepared.sandbox(chosen) as sandbox:
+    with prepared.sandbox(isolation) as sandbox:
         started = prepared.start(sandbox, args, limits)
         return drive(started, sandbox, limits, stdin=stdin, on_stdout=on_stdout)

@@ -362,10 +362,6 @@ def _compile(block_kill_of: int | None, block_shared_memory: bool) -> bytes:
     return code
 
 
-def _disabled() -> bool:
-    return os.environ.get("VERIFY_SECCOMP", "").lower() in ("off", "none", "0", "no")
-
-
 # -- the API --------------------------------------------------------------------------------
 
 def filter_bytes(*, block_kill_of: int | None = None, block_shared_memory: bool = False) -> bytes:
@@ -376,8 +372,8 @@ def filter_bytes(*, block_kill_of: int | None = None, block_shared_memory: bool 
 
 def filter_file(*, block_kill_of: int | None = None, block_shared_memory: bool = False) -> Path | None:
     """The BPF program written once into cache_root()/seccomp/<digest>.bpf; its path. None when
-    libseccomp cannot be loaded (or VERIFY_SECCOMP=off): then no filter is in force."""
-    if _disabled() or _binding() is None:
+    libseccomp cannot be loaded: then no filter is in force."""
+    if _binding() is None:
         return None
     code = filter_bytes(block_kill_of=block_kill_of, block_shared_memory=block_shared_memory)
     folder = cache_root() / "seccomp"
@@ -432,8 +428,8 @@ def _write(folder: Path, path: Path, code: bytes) -> None:
 
 
 def available() -> bool:
-    """A filter can be built here (libseccomp loads, and VERIFY_SECCOMP is not off)."""
-    if _disabled() or _binding() is None:
+    """A filter can be built here (libseccomp loads)."""
+    if _binding() is None:
         return False
     try:
         filter_bytes()
@@ -452,10 +448,10 @@ def absent_calls(*, block_kill_of: int | None = None, block_shared_memory: bool 
     return _plan(block_kill_of, bool(block_shared_memory)).absent
 
 
-def describe(*, block_kill_of: int | None = None, block_shared_memory: bool = False) -> str:
+def describe(*, block_kill_of: int | None = None, block_shared_memory: bool = False, wanted: bool = True) -> str:
     """For the isolation name, e.g. "seccomp (libseccomp 2.5.4, 69 calls blocked)";
-    "no seccomp (...)" when there is none."""
-    if _disabled():
+    "no seccomp (...)" when there is none (`wanted` False: turned off, VERIFY_SECCOMP=off)."""
+    if not wanted:
         return "no seccomp (VERIFY_SECCOMP=off)"
     if not available():
         return "no seccomp (libseccomp not found)"

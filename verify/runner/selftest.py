@@ -6,17 +6,17 @@ fixed /tmp path builds in a private /tmp, not without one), so a build made unde
 isolation never answers for another."""
 from __future__ import annotations
 
-import os
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from verify.errors import VerifyError
 from verify.runner.build import CompileError, Program, prepare
-from verify.runner.isolation import Isolation, current
+from verify.runner.isolation import Isolation
 from verify.runner.languages import Language, MissingInterpreter, expand, languages
 from verify.runner.limits import Limits
 from verify.runner.run import run_prepared
@@ -40,10 +40,12 @@ class LanguageStatus:
         return self.found and self.selftest == "ok"
 
 
-def probe_version(language: Language, tools: dict[str, str]) -> str:
+def probe_version(language: Language, tools: dict[str, str], environment: Mapping[str, str]) -> str:
+    """The first line the toolchain's version command prints, run (trusted, outside any
+    sandbox) in `environment` with the language's own variables over it."""
     argv = expand(language.version, tools, {"flags": [], "args": []})
     with tempfile.TemporaryDirectory(prefix="verify-version-") as tmp:
-        env = {**os.environ, **{name: value.replace(TMP_PLACEHOLDER, tmp) for name, value in language.env.items()}}
+        env = {**environment, **{name: value.replace(TMP_PLACEHOLDER, tmp) for name, value in language.env.items()}}
         try:
             out = subprocess.run(argv, input=language.version_stdin.encode(), capture_output=True, timeout=20,
                                  env=env)
@@ -53,10 +55,10 @@ def probe_version(language: Language, tools: dict[str, str]) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
-def check_language(language: Language, limits: Limits = SELFTEST_LIMITS,
-                   isolation: Isolation | None = None) -> LanguageStatus:
-    """Is `language` installed, its version, and does its self-test pass under `isolation`
-    (None: the configured one)?"""
+def check_language(language: Language, limits: Limits = SELFTEST_LIMITS, *, isolation: Isolation,
+                   environment: Mapping[str, str]) -> LanguageStatus:
+    """Is `language` installed, its version (probed in `environment`), and does its self-test
+    pass under `isolation`?"""
     status = LanguageStatus(language.key, language.name, False)
     try:
         tools = language.tools()
@@ -65,10 +67,10 @@ def check_language(language: Language, limits: Limits = SELFTEST_LIMITS,
         return status
     status.found = True
     status.path = tools.get("interpreter") or tools.get("compiler", "")
-    status.version = probe_version(language, tools)
+    status.version = probe_version(language, tools, environment)
     started = time.monotonic()
     try:
-        _selftest(language, limits, isolation if isolation is not None else current(), status)
+        _selftest(language, limits, isolation, status)
     finally:
         status.seconds = round(time.monotonic() - started, 2)
     return status
@@ -101,13 +103,14 @@ def _selftest(language: Language, limits: Limits, isolation: Isolation, status: 
         status.selftest = f"self-test failed: printed {(result.stdout or b'')[:40]!r}; {why[:120]}"
 
 
-def check_languages(keys: list[str] | None = None, isolation: Isolation | None = None) -> list[LanguageStatus]:
-    """check_language for each of `keys` (None: every language), under `isolation` (None: the configured one)."""
+def check_languages(keys: list[str] | None = None, *, isolation: Isolation,
+                    environment: Mapping[str, str]) -> list[LanguageStatus]:
+    """check_language for each of `keys` (None: every language), under `isolation`."""
     table = languages()
-    chosen_isolation = isolation if isolation is not None else current()
     chosen = keys or list(table)
     unknown = [k for k in chosen if k not in table]
     if unknown:
         raise VerifyError(f"unknown language {unknown[0]!r} (known: {', '.join(sorted(table))})")
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return list(pool.map(lambda key: check_language(table[key], isolation=chosen_isolation), chosen))
+        return list(pool.map(lambda key: check_language(table[key], isolation=isolation,
+                                                                  environment=environment), chosen))

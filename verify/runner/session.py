@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from verify.errors import VerifyError
 from verify.runner.build import Program, prepare
-from verify.runner.isolation import Isolation, current
+from verify.runner.isolation import Isolation
 from verify.runner.limits import DEFAULT_LIMITS, Limits
 from verify.runner.process import STDERR_TAIL, kill_group
 from verify.runner.sandbox import Sandbox
@@ -33,16 +33,16 @@ class Session:
 
     The limits apply to the whole session: cpu_time and memory as rlimits, wall_time
     as the session's total lifetime, output as the longest line accepted. It runs under
-    `isolation` (None: the configured one); `.isolation` is that isolation's name.
+    `isolation`; `.isolation` is that isolation's name.
     Started by `with Session(...) as session:` (or `__enter__()`), ended by `close()`.
     """
 
     def __init__(self, program: Program, limits: Limits = DEFAULT_LIMITS, args: Sequence[str] = (), *,
-                 isolation: Isolation | None = None) -> None:
+                 isolation: Isolation) -> None:
         self.program = program
         self.limits = limits
         self.args = tuple(args)
-        self._isolation = isolation if isolation is not None else current()
+        self._isolation = isolation
         self.isolation = self._isolation.name
         self._process: subprocess.Popen[bytes] | None = None
         self._sandbox: Sandbox | None = None

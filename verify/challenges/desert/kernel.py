@@ -30,7 +30,6 @@ with the same verdicts, more slowly. Nothing is loaded before a desert output is
 from __future__ import annotations
 
 import ctypes
-import os
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -69,10 +68,10 @@ from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import STANDARD, Notation
 from verify.challenges.desert.rules import DIRECTIONS, FILL
 from verify.challenges.desert.transcript import MAP_ROW_BYTES, Transcript
+from verify.settings import from_process
 
 MASK = (1 << 64) - 1
 
-ENVIRONMENT_SWITCH = "VERIFY_DESERT_KERNEL"   # "0": exact path only
 
 Params = ctypes.c_int64 * PARAM_COUNT
 State = ctypes.c_int64 * STATE_COUNT
@@ -103,7 +102,7 @@ def compiled_replay() -> Callable[..., int] | None:
 
 
 def _load() -> Callable[..., int] | None:
-    if os.environ.get(ENVIRONMENT_SWITCH, "") == "0":
+    if not from_process().desert_kernel:      # VERIFY_DESERT_KERNEL=0: the exact path only
         return None
     from verify.challenges.desert.kernel_build import build_library
     library = build_library()

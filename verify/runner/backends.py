@@ -23,6 +23,9 @@ from verify.runner.mode import LANDLOCK_SIGNAL_SCOPE, Isolation
 
 # Read-only system folders visible in the sandbox (those that exist).
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+# the devices of bubblewrap's --dev (its /dev/shm aside: the run's own)
+SANDBOX_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty",
+                   "/dev/pts", "/dev/ptmx")
 TMPFS_SIZE = 256 << 20           # /tmp, /dev/shm and the entry's folder: each a tmpfs of this size
 WORKDIR_MAX_FILES = 256          # beyond that (or WORKDIR_MAX_BYTES), the folder is copied instead
 WORKDIR_MAX_BYTES = 64 << 20
@@ -48,6 +51,8 @@ class Box(Protocol):
     _seccomp_fd: int | None
 
     def _copy_to_temp(self) -> Path: ...
+
+    def path(self, path: Path) -> Path: ...
 
 
 def under(path: Path | str, folder: Path | str) -> bool:
@@ -89,6 +94,11 @@ class Backend:
     def writable_folders(self, box: Box) -> list[str]:
         """Where the program may write (Landlock): its folder and its temporary folders."""
         raise NotImplementedError
+
+    def readable_folders(self, box: Box) -> list[str]:
+        """Beyond the writable ones, where the program may read and execute (Landlock);
+        [] leaves reads unrestricted by Landlock (a mount namespace shows only these)."""
+        return []
 
     def private_tmp(self, box: Box) -> str:
         """The program's own temporary folder, as it sees it."""
@@ -231,6 +241,17 @@ class NoSandbox(Backend):
             # stacks its guard filter (no signal, pidfd, rlimit aimed at it, verify, kill(-1))
             options += ["--guard", "1"]
         return options
+
+    def readable_folders(self, box: Box) -> list[str]:
+        # what bubblewrap would show: the system folders, /proc, the devices of its /dev,
+        # the folders and files the run needs (as the program sees them: copies of the
+        # artefacts for its own uid), and the run's temporary folder; never a home, another
+        # entry, a test case, the host's /tmp or /dev/shm
+        folders = [d for d in SYSTEM_DIRS if os.path.exists(d)] + ["/proc", *SANDBOX_DEVICES]
+        folders += [str(box.path(p)) for p in box.readonly]
+        if box.temp is not None:
+            folders.append(str(box.temp))
+        return folders
 
     def writable_folders(self, box: Box) -> list[str]:
         if box.uid is not None:

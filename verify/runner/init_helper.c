@@ -16,6 +16,8 @@
  *   --writable-file PATH  these files (repeatable); from ABI 4 no TCP bind/connect; from
  *                      ABI 6 no signal to, and no abstract socket of, any process outside
  *                      the run (the judge, this supervisor)
+ *   --readable PATH    (repeatable) reads and executions, too, only beneath these and the
+ *                      writable ones (without bubblewrap: the folders bubblewrap would show)
  *   --seccomp FD       install the classic-BPF seccomp filter read from FD in COMMAND
  *   --guard 1          (same uid as verify, no PID namespace, no Landlock signal scope) a
  *                      second, stacked filter in COMMAND: no signal, pidfd or rlimit change
@@ -68,6 +70,7 @@
 #include <unistd.h>
 
 #define MAX_LIST 16
+#define MAX_READABLE 256
 
 /* Landlock (linux/landlock.h of older systems lacks the newer fields). */
 struct ll_ruleset_attr { uint64_t handled_access_fs, handled_access_net, scoped; };
@@ -76,9 +79,12 @@ struct ll_path_beneath { uint64_t allowed_access; int32_t parent_fd; } __attribu
 #define LL_FS_EXECUTE (1ULL << 0)
 #define LL_FS_WRITE_FILE (1ULL << 1)
 #define LL_FS_READ_FILE (1ULL << 2)
+#define LL_FS_READ_DIR (1ULL << 3)
+#define LL_FS_READ_ANY (LL_FS_EXECUTE | LL_FS_READ_FILE | LL_FS_READ_DIR)
 #define LL_FS_WRITE_ANY_ABI1 0x1ff2ULL /* write_file, remove_dir/file, make_char/dir/reg/sock/fifo/block/sym */
 #define LL_FS_REFER (1ULL << 13)
 #define LL_FS_TRUNCATE (1ULL << 14)
+#define LL_FS_FILE_RIGHTS (LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE)
 #define LL_NET_BIND_TCP (1ULL << 0)
 #define LL_NET_CONNECT_TCP (1ULL << 1)
 #define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
@@ -185,21 +191,27 @@ static void private_tmp(const char *size, char **keep, int nkeep) {
 static void add_path_rule(int ruleset, const char *path, uint64_t access) {
     int fd = open(path, O_PATH | O_CLOEXEC);
     if (fd < 0) return;                      /* not there: nothing to allow */
+    struct stat info;
+    if (fstat(fd, &info) == 0 && !S_ISDIR(info.st_mode)) access &= LL_FS_FILE_RIGHTS;
     struct ll_path_beneath rule = {access, fd};
     if (syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &rule, 0) != 0) die("landlock_add_rule");
     close(fd);
 }
 
-static void landlock(int abi, char **folders, int nfolders, char **files, int nfiles) {
+/* Writes only beneath `folders` and to `files`; with `readable` given, reads and executions
+ * too only beneath those (and the writable ones): what bubblewrap would have shown. */
+static void landlock(int abi, char **folders, int nfolders, char **files, int nfiles, char **readable, int nreadable) {
     uint64_t write_any = LL_FS_WRITE_ANY_ABI1 | (abi >= 2 ? LL_FS_REFER : 0) | (abi >= 3 ? LL_FS_TRUNCATE : 0);
-    struct ll_ruleset_attr attr = {write_any, abi >= 4 ? (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP) : 0,
+    uint64_t read_any = nreadable > 0 ? LL_FS_READ_ANY : 0;
+    struct ll_ruleset_attr attr = {write_any | read_any, abi >= 4 ? (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP) : 0,
                                    abi >= 6 ? (LL_SCOPE_SIGNAL | LL_SCOPE_ABSTRACT_UNIX_SOCKET) : 0};
     size_t size = abi >= 6 ? sizeof attr : abi >= 4 ? 2 * sizeof(uint64_t) : sizeof(uint64_t);
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
     if (ruleset < 0) die("landlock_create_ruleset");
-    for (int i = 0; i < nfolders; i++) add_path_rule(ruleset, folders[i], write_any);
+    for (int i = 0; i < nfolders; i++) add_path_rule(ruleset, folders[i], write_any | read_any);
     for (int i = 0; i < nfiles; i++)
-        add_path_rule(ruleset, files[i], LL_FS_WRITE_FILE | (abi >= 3 ? LL_FS_TRUNCATE : 0));
+        add_path_rule(ruleset, files[i], LL_FS_WRITE_FILE | (abi >= 3 ? LL_FS_TRUNCATE : 0) | (read_any & LL_FS_READ_FILE));
+    for (int i = 0; i < nreadable; i++) add_path_rule(ruleset, readable[i], read_any);
     if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) die("landlock_restrict_self");
     close(ruleset);
 }
@@ -519,8 +531,8 @@ int main(int argc, char **argv) {
     long long cpu = -1, memory = -1, fsize = -1, nofile = -1, nproc = -1;
     const char *memory_kind = "data", *tmp_size = NULL;
     pid_t original_parent = getppid();
-    int cgroups[MAX_LIST], ncgroups = 0, nfolders = 0, nfiles = 0, nkeep = 0;
-    char *folders[MAX_LIST], *files[MAX_LIST], *keep[MAX_LIST];
+    int cgroups[MAX_LIST], ncgroups = 0, nfolders = 0, nfiles = 0, nkeep = 0, nreadable = 0;
+    char *folders[MAX_LIST], *files[MAX_LIST], *keep[MAX_LIST], *readable[MAX_READABLE];
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
         const char *option = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -544,6 +556,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(option, "--landlock")) landlock_abi = atoi(value);
         else if (!strcmp(option, "--writable") && nfolders < MAX_LIST) folders[nfolders++] = argv[i + 1];
         else if (!strcmp(option, "--writable-file") && nfiles < MAX_LIST) files[nfiles++] = argv[i + 1];
+        else if (!strcmp(option, "--readable")) {
+            if (nreadable == MAX_READABLE) { fprintf(stderr, "verify-init: more than %d --readable\n", MAX_READABLE); return 125; }
+            readable[nreadable++] = argv[i + 1];
+        }
         else if (!strcmp(option, "--seccomp")) seccomp = atoi(value);
         else if (!strcmp(option, "--guard")) guard = atoi(value);
         else { fprintf(stderr, "verify-init: unknown option %s\n", option); return 125; }
@@ -613,7 +629,7 @@ int main(int argc, char **argv) {
         set_limit(RLIMIT_NPROC, nproc, nproc);
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         if (watch[1] >= 0) start_watch(watch[1]);    /* first: the filters below may refuse seccomp() */
-        if (landlock_abi > 0) landlock(landlock_abi, folders, nfolders, files, nfiles);
+        if (landlock_abi > 0) landlock(landlock_abi, folders, nfolders, files, nfiles, readable, nreadable);
         if (seccomp >= 0) load_seccomp(seccomp);
         if (guard) install_guard(supervisor, original_parent);
         execvp(command[0], command);

@@ -211,6 +211,8 @@ class Sandbox:
             options += ["--landlock", str(isolation.landlock_abi)]
             for folder in self._writable_folders():
                 options += ["--writable", folder]
+            for folder in self.backend.readable_folders(self):
+                options += ["--readable", folder]
             for device in WRITABLE_DEVICES:
                 options += ["--writable-file", device]
         return options

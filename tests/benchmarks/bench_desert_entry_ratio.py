@@ -52,7 +52,7 @@ def child(entry_name: str, case_name: str, rounds: int) -> dict:
     map_bytes = map_path.read_bytes()
     case = TestCase(case_name, map_bytes, map_path, (map_bytes.decode(),))
     assert entry.program is not None, f"{entry_name}: no program to run"
-    argv = prepare(entry.program).argv([], limits)
+    argv = prepare(entry.program, isolation=LocalRunner().resolved).argv([], limits)
     folder = entry.program.folder
 
     def alone(stdin: bytes) -> float:

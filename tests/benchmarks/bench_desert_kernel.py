@@ -190,8 +190,9 @@ def best(repeat: int, *args: str) -> dict:
 # ---------------------------------------------------------------- the parent
 
 def entry_binary() -> str:
-    from verify.runner import Program, prepare
-    prepared = prepare(Program("c", (ENTRY / "desert.c").resolve()))
+    from verify.runner import Program, isolation_from_settings, prepare
+    from verify.settings import from_process
+    prepared = prepare(Program("c", (ENTRY / "desert.c").resolve()), isolation=isolation_from_settings(from_process()))
     return str(prepared.build / "main")
 
 

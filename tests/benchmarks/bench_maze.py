@@ -37,7 +37,7 @@ from verify.runner import Limits, Program, prepare, run_program  # noqa: E402
 
 FIRST_MOVE = Program("c", ROOT / "tests" / "fixtures" / "maze" / "first-move" / "first_move.c")
 LIMITS = MazeLimits(step_timeout=5.0, sizes=ANY_SIZE)
-RUNNER = LocalRunner()
+RUNNER = LocalRunner()      # the isolation the environment's settings ask for
 
 
 def persistent_solver(program, limits):
@@ -55,7 +55,7 @@ def cycling_maze(size: int) -> Maze:
 
 
 def binary() -> list[str]:
-    prepared = prepare(FIRST_MOVE)
+    prepared = prepare(FIRST_MOVE, isolation=RUNNER.resolved)
     return prepared.argv((), Limits())
 
 
@@ -121,7 +121,7 @@ def per_step(spawns: int) -> None:
 
     start = time.perf_counter()
     for _ in range(spawns):
-        run_program(FIRST_MOVE, stdin=state, limits=LIMITS.step)
+        run_program(FIRST_MOVE, stdin=state, limits=LIMITS.step, isolation=RUNNER.resolved)
     runner_only = (time.perf_counter() - start) / spawns
 
     match = Match(maze, limit=spawns)

@@ -27,7 +27,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from verify.runner import Limits, Program, forkserver, pools, prepare, resolve_isolation, run_program
+from verify.runner import Limits, Program, forkserver, prepare, resolve_isolation, run_program
+from verify.runner.pools import Pools
 
 PYTHON_STEP = "import sys\nstate = sys.stdin.read()\nprint('N' if len(state) % 2 else 'E')\n"
 C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,sizeof b,stdin);'
@@ -62,6 +63,7 @@ def main() -> None:
         raise SystemExit("no fork server here: it needs bubblewrap, verify-init, root and a C compiler")
     print(f"isolation {chosen.name}; load average before {os.getloadavg()[0]:.2f}; cores {os.cpu_count()}")
     limits = Limits(wall_time=10, cpu_time=10)
+    servers = Pools()
 
     with tempfile.TemporaryDirectory(prefix="bench-per-step-") as folder:
         os.chmod(folder, 0o755)
@@ -77,7 +79,8 @@ def main() -> None:
                 return subprocess.run(argv, input=STATE, capture_output=True, check=True).stdout
 
             def sandboxed(ahead: bool, program: Program = program) -> bytes:
-                result = run_program(program, stdin=STATE, limits=limits, isolation=chosen, ahead=ahead)
+                result = run_program(program, stdin=STATE, limits=limits, isolation=chosen, ahead=ahead,
+                                     pools=servers)
                 assert result.ok, result
                 return result.stdout or b""
 
@@ -91,7 +94,7 @@ def main() -> None:
             print(f"  {language:6s} server / alone: median "
                   f"{statistics.median(walls['server']) / statistics.median(walls['alone']):.3f} "
                   f"({len(walls['bare'])} runs each)")
-    pools.shared().fork_servers.close()
+    servers.close()
     print(f"load average after {os.getloadavg()[0]:.2f}")
 
 

@@ -32,7 +32,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "fixtures"))
 
-from verify.runner import Isolation, Limits, Program, current_isolation, prepare, resolve_isolation, run_program  # noqa: E402
+from verify.runner import Isolation, Limits, Program, isolation_from_settings, prepare, resolve_isolation, run_program  # noqa: E402,E501
+from verify.runner.pools import Pools  # noqa: E402
+from verify.settings import from_process  # noqa: E402
+
+DEFAULT = isolation_from_settings(from_process())   # what verify run here would use
 
 # (policy, cgroups, built ahead): "ahead" needs bubblewrap and no cgroup per run
 MODES = ["bwrap+cgroup", "bwrap+rlimits", "bwrap+rlimits+ahead", "none+cgroup", "none+rlimits"]
@@ -47,7 +51,7 @@ def isolation_of(mode: str) -> tuple[Isolation, bool]:
 def overhead(program: Program, stdin: bytes, repeat: int, label: str) -> None:
     """Bare and harnessed runs interleaved (bare, bubblewrap, rlimits-only, bare, ...), so
     that the load other people put on the machine hits all three alike; medians."""
-    prepared = prepare(program)
+    prepared = prepare(program, isolation=DEFAULT)
     bare_argv = prepared.argv([], Limits())
     folder = program.folder
 
@@ -56,10 +60,12 @@ def overhead(program: Program, stdin: bytes, repeat: int, label: str) -> None:
 
     def harness(mode: str):
         chosen, ahead = isolations[mode]
-        result = run_program(program, stdin=stdin, on_stdout=lambda chunk: None, isolation=chosen, ahead=ahead)
+        result = run_program(program, stdin=stdin, on_stdout=lambda chunk: None, isolation=chosen, ahead=ahead,
+                             pools=built_ahead)
         assert result.exit_code == 0, result.stderr_tail
 
     modes = MODES
+    built_ahead = Pools(forkserver=False)
     isolations = {mode: isolation_of(mode) for mode in modes}
     names = {mode: chosen.name + (" (ahead)" if ahead else "") for mode, (chosen, ahead) in isolations.items()}
     samples: dict[str, list[float]] = {"bare": [], **{m: [] for m in modes}}
@@ -134,9 +140,9 @@ def streaming() -> None:
                          "memset(l,'x',sizeof l-1);l[sizeof l-1]='\\n';"
                          "for(int i=0;i<8000;i++)fwrite(l,1,sizeof l,stdout);return 0;}\n")
         program = Program("c", flood)
-        prepare(program)
+        prepare(program, isolation=DEFAULT)
         start = time.perf_counter()
-        result = run_program(program, limits=Limits(output=1 << 30), on_stdout=lambda chunk: None)
+        result = run_program(program, limits=Limits(output=1 << 30), on_stdout=lambda chunk: None, isolation=DEFAULT)
         elapsed = time.perf_counter() - start
     print(f"  {result.stdout_bytes >> 20} MiB streamed in {elapsed:.2f} s = "
           f"{result.stdout_bytes / elapsed / 2**20:.0f} MiB/s; this process's peak RSS "
@@ -152,7 +158,7 @@ def session_round_trips(exchanges: int = 20000) -> None:
         echo.write_text("#include <stdio.h>\nint main(void){char b[4096];"
                         "while(fgets(b,sizeof b,stdin)){fputs(b,stdout);fflush(stdout);}return 0;}\n")
         program = Program("c", echo)
-        binary = str(prepare(program).build / "main")
+        binary = str(prepare(program, isolation=DEFAULT).build / "main")
         raw = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         start = time.perf_counter()
         for _ in range(exchanges):
@@ -162,13 +168,13 @@ def session_round_trips(exchanges: int = 20000) -> None:
         raw_rate = exchanges / (time.perf_counter() - start)
         raw.kill()
         raw.wait()
-        with Session(program, Limits(wall_time=120, cpu_time=120)) as session:
+        with Session(program, Limits(wall_time=120, cpu_time=120), isolation=DEFAULT) as session:
             start = time.perf_counter()
             for _ in range(exchanges):
                 session.exchange(b"hello there\n", 10)
             session_rate = exchanges / (time.perf_counter() - start)
     print(f"  raw pipe {raw_rate:,.0f} exchanges/s, Session {session_rate:,.0f}/s"
-          f" (ratio {session_rate / raw_rate:.2f}; isolation {current_isolation().name})")
+          f" (ratio {session_rate / raw_rate:.2f}; isolation {DEFAULT.name})")
 
 
 def main() -> None:

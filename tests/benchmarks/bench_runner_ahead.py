@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from verify.runner import Limits, Program, RunResult, prepare, resolve_isolation, run_program
+from verify.runner.pools import Pools
 
 PYTHON_STEP = "import sys\nstate = sys.stdin.read()\nprint('N' if len(state) % 2 else 'E')\n"
 C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,sizeof b,stdin);'
@@ -63,13 +64,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--block", type=int, default=10)
     options = parser.parse_args()
-    os.environ["VERIFY_FORKSERVER"] = "off"          # (as root it would take ahead=True: bench_per_step.py)
+    built_ahead = Pools(forkserver=False)             # (as root it would take ahead=True: bench_per_step.py)
     chosen = resolve_isolation("bwrap", cgroups=False)
     print(f"isolation {chosen.name}; load average before {os.getloadavg()[0]:.2f}; cores {os.cpu_count()}")
     limits = Limits(wall_time=10, cpu_time=10)
 
     def run_one(program: Program, ahead: bool) -> RunResult:
-        return run_program(program, stdin=STATE, limits=limits, isolation=chosen, ahead=ahead)
+        return run_program(program, stdin=STATE, limits=limits, isolation=chosen, ahead=ahead, pools=built_ahead)
 
     with tempfile.TemporaryDirectory(prefix="bench-ahead-") as folder:
         os.chmod(folder, 0o755)

@@ -18,9 +18,9 @@ As root the script runs in each (sandbox, accounting) pair the machine offers; a
 user (runuser, --accounting rlimits: a user has no cgroup of its own on this host) with
 bubblewrap and without.
 
-Without bubblewrap the run sees the host's file system and /proc (docs/security.md,
-"Modes"): the world-readable files it reads there, and the command lines of the host's
-processes, are the strict xfails below, so the day they hold the tests say so.
+Without bubblewrap the run shares the host's /proc (docs/security.md, "Modes"): the
+command lines of the host's processes are in its view, the strict xfail below, so the day
+that holds the test says so.
 
 A control runs the same program unsandboxed as the normal user: every attack that can
 work for that user works, so each assertion can fail."""
@@ -296,51 +296,19 @@ def host_leaked(host: Host, found: dict, *secrets: str) -> list[str]:
 # -- host files -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("mode", modes())
-def test_host_secrets_are_out_of_reach(request, host, mode):
-    """/etc/shadow always; the judge's private folder (0700) wherever the program has a
-    uid of its own or no view of it; the host's /tmp wherever the run's /tmp is private."""
+def test_no_host_file_is_in_view(request, host, mode):
+    """/etc/shadow, the judge's private folder (0700) and its home, another entry, the
+    host's /tmp, verify's source, the cache: neither read nor listed. The one folder of the
+    cache a run may see is verify-init's own (under bubblewrap, read-only)."""
     found = outcome(request, host, mode)
-    reads = ["read:shadow"]
-    if mode.policy == "bwrap" or mode.user == "root":
-        reads += ["read:judge-private", "list:judge-private", "read:host-tmp", "list:host-tmp"]
-        assert leaked(found, "private") == [] and host_leaked(host, found, "tmp") == []
-    if mode.user == "root":
-        reads += ["list:judge-home"]                 # /root (0700); the cache is elsewhere here
-    assert denied(found, *reads) == {}
-
-
-@pytest.mark.parametrize("mode", modes(policy="bwrap"))
-def test_under_bubblewrap_no_host_file_is_in_view(request, host, mode):
-    """Another entry, verify's source, the cache, the judge's home: not there at all. The
-    one folder of the cache in view is verify-init's own, read-only."""
-    found = outcome(request, host, mode)
-    assert denied(found, "read:other-entry", "list:other-entry", "read:verify-source", "read:cache",
-                  "read:judge-private", "read:host-tmp") == {}
+    assert denied(found, "read:shadow", "read:judge-private", "read:other-entry", "read:host-tmp",
+                  "read:verify-source", "read:cache", "list:judge-private", "list:other-entry",
+                  "list:host-tmp") == {}
     assert leaked(found, "private", "cache") == [] and host_leaked(host, found, "other", "tmp") == []
-    listing = attempts(found)["list:cache"]
-    assert listing.startswith("denied") or listing == "DONE ['init']", listing
-    home = attempts(found)["list:judge-home"]          # at most the way to verify-init's folder
-    assert home.startswith("denied") or set(ast.literal_eval(home.removeprefix("DONE "))) <= {".cache", "init"}, home
-
-
-NO_VIEW = "without bubblewrap the run sees the host's file system: world-readable files are readable (Modes)"
-
-
-@pytest.mark.parametrize("mode", modes(policy="none", xfail={"none": NO_VIEW}))
-def test_without_bubblewrap_world_readable_files_are_out_of_reach(request, host, mode):
-    found = outcome(request, host, mode)
-    assert denied(found, "read:other-entry", "read:verify-source", "read:cache") == {}
-    assert host_leaked(host, found, "other") == [] and leaked(found, "cache") == []
-
-
-SAME_UID = "without bubblewrap a normal user's run has the judge's uid: the judge's own files are readable (Modes)"
-
-
-@pytest.mark.parametrize("mode", [pytest.param(mode, id=mode.id, marks=pytest.mark.xfail(strict=True, reason=SAME_UID))
-                                  for mode in MODES if mode.policy == "none" and mode.user == "user"])
-def test_without_bubblewrap_a_users_run_cannot_read_the_judges_own_files(request, host, mode):
-    found = outcome(request, host, mode)
-    assert denied(found, "read:judge-private", "list:judge-private") == {} and leaked(found, "private") == []
+    for folder in ("list:cache", "list:judge-home"):       # at most the way to verify-init's folder
+        listing = attempts(found)[folder]
+        assert listing.startswith("denied") or set(ast.literal_eval(listing.removeprefix("DONE "))) <= \
+            {".cache", "init"}, (folder, listing)
 
 
 # -- writes -----------------------------------------------------------------------------
@@ -395,7 +363,7 @@ def test_proc_gives_nothing_of_the_judge_or_the_host(request, host, mode):
     assert len(rewrites) >= 4 and denied(found, *rewrites) == {}
 
 
-NO_PID_NAMESPACE = "without bubblewrap the run shares the host's /proc: every command line is world-readable (Modes)"
+NO_PID_NAMESPACE = "without bubblewrap the run shares the host's /proc: every command line is world-readable"
 
 
 @pytest.mark.parametrize("mode", modes(xfail={"none": NO_PID_NAMESPACE}))

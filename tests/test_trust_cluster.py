@@ -129,7 +129,8 @@ def test_an_entry_on_a_worker_reaches_nothing_but_its_own_files(shared, tmp_path
                       env={"VERIFY_CACHE": str(shared["cache"]), "VERIFY_SANDBOX": "bwrap"}) as cluster:
         executor = DaskExecutor(cluster.scheduler_address)
         try:
-            report, code = check(LocalRunner(), [shared["hostile"], shared["victim"]], jobs=1, fmt="json",
+            report, code = check(LocalRunner(), [shared["hostile"], shared["victim"]],
+                                 settings=Settings.from_environment(os.environ), jobs=1, fmt="json",
                                  testcases=shared["cases"], limits=Limits(), executor=executor)
         finally:
             executor.close()
@@ -144,7 +145,8 @@ def test_an_entry_on_a_worker_reaches_nothing_but_its_own_files(shared, tmp_path
 def test_the_same_entry_without_a_sandbox_is_caught(shared, tmp_path, monkeypatch):
     """The hostile entry's tries are real: unsandboxed, it reaches files it must not."""
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
-    report, code = check(LocalRunner(resolve("none")), [shared["hostile"]], settings=Settings.from_environment(os.environ), jobs=1, fmt="json",
+    report, code = check(LocalRunner(resolve("none")), [shared["hostile"]],
+                         settings=Settings.from_environment(os.environ), jobs=1, fmt="json",
                          testcases=shared["cases"], limits=Limits())
     found = verdicts(report)
     assert code == 1 and all(status == "runtime error" for status, _ in found.values()), found

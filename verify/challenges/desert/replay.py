@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from verify.challenges.contract import Captured
-from verify.challenges.desert.engine import Crossing, Frame
+from verify.challenges.desert.engine import Crossing, Frame, IllegalTurn
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import MAP_ROW_CHARACTERS, STANDARD, Notation
 from verify.challenges.desert.rules import DELTAS
@@ -253,10 +253,12 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
 
     The output ends with the winning attempt's final map, which the judge found right: the water
     on every tile at the end, and the traveller on E. Undoing the turns kept in ``tail`` one by one
-    gives every square and tile before them. The water carried is known up to one constant; the
+    gives the square and the tiles before them. The water carried is known up to one constant; the
     limits (0 to 5 carried, alive until the last turn) fix it, else the least that fits is shown
-    and a note says so. None when the tail cannot be read this way (a fill-up turn, a turn that
-    leaves the grid, text that is not turns)."""
+    and a note says so. From that state the engine plays the turns again and gives their frames;
+    it must reach E with the final map's water. None when the tail cannot be read this way (a
+    fill-up turn, a turn that leaves the grid, text that is not turns, an end the engine does not
+    reach)."""
     block = _final_block(tail, desert)
     first = tail.find(b"\n")
     if block is None or first < 0 or first + 1 >= block[0]:
@@ -278,17 +280,16 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
                 water[r * width + c] = byte - 48
             elif byte == ord("#"):
                 visited.append(r * width + c)
+    final_water = bytes(water)
     start_index = desert.start[0] * width + desert.start[1]
     at = desert.end
     relative = 0          # carried after each turn, less the unknown carried at the end
-    entries: list[list[int]] = []
     lows, highs = [], []
     for number, turn in enumerate(reversed(turns)):
         step = DELTAS.get(turn.direction)
         if step is None or turn.action not in ("pick", "drop"):
             return None
         index = at[0] * width + at[1]
-        entry = [at[0], at[1], relative]
         lows.append(relative)
         highs.append(relative)
         if number > 0 and index != start_index:     # the winning turn's water action is not applied
@@ -297,12 +298,9 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
             if not 0 <= before <= 9:
                 return None
             water[index] = before
-            if before != after:
-                entry += [index, before, after]
         if number > 0:
             relative += -turn.amount if turn.action == "pick" else turn.amount
         relative += 1
-        entries.append(entry)
         at = (at[0] - step[0], at[1] - step[1])
         if not desert.contains(*at):
             return None
@@ -313,13 +311,17 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
     most = 5 - max(highs)
     if least > most:            # no amount fits: these were not the turns the judge read
         return None
-    carried_end = least
-    exact = least == most
-    for entry in entries:
-        entry[2] += carried_end
-    entries.reverse()
-    return {"state": _state(desert, (at[0], at[1], relative + carried_end), water, visited),
-            "turns": entries, "exact_carried": exact}
+    before = (at[0], at[1], relative + least)
+    game = Crossing.from_state(desert, position=at, carried=before[2], water=water, visited=bytes(len(water)),
+                               turns=0)
+    frames: list[Frame] = []
+    try:
+        game.play(turns, frames)
+    except IllegalTurn:         # not the turns the judge read: the end is not shown
+        return None
+    if game.position != desert.end or bytes(game.water) != final_water:
+        return None
+    return {"state": _state(desert, before, water, visited), "turns": frames, "exact_carried": least == most}
 
 
 def _state(desert: DesertMap, at: tuple[int, int, int], water: bytearray, visited: list[int]) -> dict[str, Any]:

@@ -311,8 +311,8 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
     most = 5 - max(highs)
     if least > most:            # no amount fits: these were not the turns the judge read
         return None
-    before = (at[0], at[1], relative + least)
-    game = Crossing.from_state(desert, position=at, carried=before[2], water=water, visited=bytes(len(water)),
+    opening = (at[0], at[1], relative + least)      # the state before the first turn kept
+    game = Crossing.from_state(desert, position=at, carried=opening[2], water=water, visited=bytes(len(water)),
                                turns=0)
     frames: list[Frame] = []
     try:
@@ -321,7 +321,7 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
         return None
     if game.position != desert.end or bytes(game.water) != final_water:
         return None
-    return {"state": _state(desert, before, water, visited), "turns": frames, "exact_carried": least == most}
+    return {"state": _state(desert, opening, water, visited), "turns": frames, "exact_carried": least == most}
 
 
 def _state(desert: DesertMap, at: tuple[int, int, int], water: bytearray, visited: list[int]) -> dict[str, Any]:

@@ -55,24 +55,33 @@ from pathlib import Path
 import verify
 from verify.grading.verdicts import run_verdict
 from verify.runner import Limits, Program, SandboxUnavailable, cache_root, resolve_isolation, run_program
+from verify.runner.process import run_command
 from verify.verdict import Verdict
 
 kind, policy, accounting, shared = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 entry = Path(shared["entry"])
-if kind == "memory":
-    chosen = resolve_isolation(policy, accounting)
-    limits = Limits(wall_time=30, cpu_time=20, memory=256 << 20)
-    result = run_program(Program("python", Path(shared["memfd_heap"])), limits=limits, isolation=chosen)
-    verdict = run_verdict(result, limits, None, Verdict.accept)
-    print(json.dumps({"isolation": result.isolation, "status": verdict.status.value, "message": verdict.message,
-                      "stdout": result.stdout.decode(errors="replace")}))
-    sys.exit()
 if kind != "unsandboxed":
     try:
         chosen = resolve_isolation(policy, accounting)
     except SandboxUnavailable as error:
         print(json.dumps({"unavailable": str(error)}))
         sys.exit()
+if kind == "memory":
+    limits = Limits(wall_time=30, cpu_time=20, memory=256 << 20)
+    result = run_program(Program("python", Path(shared["memfd_heap"])), limits=limits, isolation=chosen)
+    verdict = run_verdict(result, limits, None, Verdict.accept)
+    print(json.dumps({"isolation": result.isolation, "status": verdict.status.value, "message": verdict.message,
+                      "stdout": result.stdout.decode(errors="replace")}))
+    sys.exit()
+if kind == "privileged":       # set-user-ID-root and file-capability programs in a folder the run sees as they are
+    privileged = Path(shared["privileged"])
+    argv = [json.dumps({"privileges": True, "setuid_programs": [str(privileged / "id-setuid")],
+                        "capability_programs": [str(privileged / "cat-capabilities")]})]
+    result = run_command(["python3", "attack.py", *argv], workdir=entry, limits=Limits(wall_time=30, cpu_time=20),
+                         isolation=chosen, readonly=[privileged])
+    print(json.dumps({"isolation": result.isolation, "exit": result.exit_code,
+                      "stdout": result.stdout.decode(errors="replace")}))
+    sys.exit()
 tokens = {name: uuid.uuid4().hex for name in ("private", "cache", "descriptor", "process")}
 # the judge's own files: a folder only it may enter (0700, as mkdtemp makes it)
 private = Path(tempfile.mkdtemp(prefix="verify-attacks-judge-", dir="/var/tmp"))
@@ -106,6 +115,7 @@ targets = {
     "rewrite": ["/sys/kernel/mm/transparent_hugepage/enabled", "/proc/sys/kernel/domainname",
                 "/proc/sys/vm/overcommit_memory"],
     "own_cgroup": True, "descriptors": True, "privileges": True, "setuid_programs": ["./id-setuid"],
+    "capability_programs": ["./cat-capabilities"],
     "signal": {"host-sleeper": sleeper.pid, "judge": os.getpid()}, "kill_all": kind != "unsandboxed",
 }
 argv = [json.dumps(targets)]
@@ -158,6 +168,9 @@ def modes(*, policy: str | None = None, xfail: dict[str, str] | None = None) -> 
                          if xfail and mode.policy in xfail else []) for mode in chosen]
 
 
+FILE_CAPABILITIES = "cap_dac_read_search,cap_setuid,cap_kill,cap_sys_admin+eip"
+
+
 @dataclass
 class Host:
     """What the host holds outside every run: another entry's world-readable files, files
@@ -178,10 +191,15 @@ class Host:
             os.chmod(folder, 0o777)
         shutil.copy(ATTACK, self.entry / "attack.py")
         shutil.copy(MEMFD_HEAP, self.entry / "memfd_heap.py")
-        shutil.copy("/usr/bin/id", self.entry / "id-setuid")
-        os.chmod(self.entry / "id-setuid", 0o4755)
+        self.privileged.mkdir()
+        for folder in (self.entry, self.privileged):
+            shutil.copy("/usr/bin/id", folder / "id-setuid")
+            os.chmod(folder / "id-setuid", 0o4755)
+            shutil.copy("/usr/bin/cat", folder / "cat-capabilities")
+            subprocess.run(["setcap", FILE_CAPABILITIES, str(folder / "cat-capabilities")], check=True,
+                           capture_output=True)
         self.cache.mkdir()
-        for path in (self.base, self.other_entry, self.host_tmp, self.cache):
+        for path in (self.base, self.other_entry, self.host_tmp, self.cache, self.privileged):
             os.chmod(path, 0o755)
         for path in (self.entry / "attack.py", self.entry / "memfd_heap.py"):
             os.chmod(path, 0o644)
@@ -197,6 +215,10 @@ class Host:
     @property
     def entry(self) -> Path:
         return self.base / "entry"
+
+    @property
+    def privileged(self) -> Path:
+        return self.base / "privileged"
 
     @property
     def cache(self) -> Path:
@@ -219,13 +241,15 @@ class Host:
                            "other_entry_file": str(self.other_entry / "answers.txt"),
                            "host_tmp": str(self.host_tmp), "host_tmp_file": str(self.host_tmp / "secret.txt"),
                            "host_tmp_writable": str(self.host_tmp_writable),
-                           "memfd_heap": str(self.entry / "memfd_heap.py")})
+                           "memfd_heap": str(self.entry / "memfd_heap.py"), "privileged": str(self.privileged)})
 
 
 @pytest.fixture(scope="module")
 def host():
     if os.geteuid() != 0:
         pytest.skip("needs root: the test plants set-user-ID and other users' files, and runs a normal user")
+    if shutil.which("setcap") is None:
+        pytest.skip("needs setcap (libcap2-bin): the test plants a program with file capabilities")
     base = Path(tempfile.mkdtemp(prefix="verify-attacks-", dir="/var/tmp"))
     made = Host(base)
     made.tmp_base.mkdir(mode=0o755)
@@ -338,15 +362,36 @@ def test_no_signal_reaches_verify_or_the_host(request, host, mode):
 
 @pytest.mark.parametrize("mode", modes())
 def test_the_program_has_no_privilege(request, host, mode):
+    """No capability and no way to one: setuid and the rest refused, and a set-user-ID-root
+    program and one with file capabilities run without either, brought in the entry
+    folder or in a folder the run sees unchanged (bubblewrap mounts it nosuid; without it
+    no_new_privs is what holds)."""
     found = outcome(request, host, mode)
+    privileged = outcome(request, host, mode, kind="privileged")
+    found = {**found, "stdout": found["stdout"] + privileged["stdout"]}
     status = dict(item.split("=", 1) for item in attempts(found)["status"].split())
     assert (status["CapPrm"], status["CapEff"], status["CapAmb"]) == ("0" * 16,) * 3, status
     assert status["NoNewPrivs"] == "1", status
     assert "0" not in status["Uid"].split(",") + status["Gid"].split(",") + status["Groups"].split(","), status
     assert denied(found, "setuid", "setgid", "setgroups", "mount", "umount", "chroot",
                   "unshare:user", "unshare:mount", "unshare:network", "unshare:pid") == {}
-    euid = attempts(found)["exec-setuid:./id-setuid"]
-    assert euid.startswith("DONE '") and euid != "DONE '0'", euid       # it ran, as the run's uid
+    for program in ("./id-setuid", f"{host.privileged}/id-setuid"):
+        owner, setuid, euid = ran(found, f"exec-setuid:{program}")
+        assert euid not in ("0", ""), (program, euid)                     # it ran, as the run's uid
+    # the one of a folder the run sees as it is: set-user-ID, owned by root (shown as the
+    # overflow uid 65534 inside a user namespace that does not map root)
+    assert setuid and owner in (0, 65534), (owner, setuid)
+    for program in ("./cat-capabilities", f"{host.privileged}/cat-capabilities"):
+        marked, capabilities = ran(found, f"exec-capabilities:{program}")
+        assert capabilities == ["0" * 16], (program, capabilities)        # it ran, with none of them
+    assert marked
+
+
+def ran(found: dict, attempt: str):
+    """What a privileged program the run executed reported (it must have run)."""
+    outcome = attempts(found)[attempt]
+    assert outcome.startswith("DONE "), (attempt, outcome)
+    return ast.literal_eval(outcome.removeprefix("DONE "))
 
 
 # -- /proc and /sys ---------------------------------------------------------------------
@@ -437,7 +482,9 @@ def test_unsandboxed_every_attack_the_user_may_make_works(request, host):
     assert found["planted"] == ["entry-folder", "host-tmp", "judge-private", "outside"], found
     assert not found["sleeper_alive"]
     seen = attempts(found)
-    assert seen["exec-setuid:./id-setuid"] == "DONE '0'", seen
+    assert ran(found, "exec-setuid:./id-setuid") == (0, True, "0"), seen
+    marked, capabilities = ran(found, "exec-capabilities:./cat-capabilities")
+    assert marked and capabilities != ["0" * 16], seen
     assert seen["descriptors"].startswith("DONE"), seen
     assert seen["proc:judge-environ"].startswith("DONE") and seen["proc:judge-fds"].startswith("DONE"), seen
 

@@ -254,3 +254,16 @@ def test_progress_on_a_cluster_shows_the_workers_connected(executor, monkeypatch
     shown = stream.getvalue()
     progress.close()
     assert "3/10" in shown and "2 workers · maze/minotaur architect: ok" in shown
+
+
+def test_a_workers_grader_is_kept_by_the_worker_and_closed_with_it():
+    """One grader per worker, made at its first job, among the worker's plugins; closing the
+    worker closes its runner (its fork servers and sandboxes built ahead with it)."""
+    from verify.executors.dask_worker import PLUGIN
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as started:
+        (worker,) = started.workers.values()
+        grader = dask_executor.worker_grader(worker)
+        assert dask_executor.worker_grader(worker) is grader and worker.plugins[PLUGIN].grader() is grader
+        assert worker_isolation(worker) == grader.runner.isolation
+        plugin = worker.plugins[PLUGIN]
+    assert plugin._runner is None and PLUGIN not in worker.plugins

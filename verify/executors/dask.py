@@ -3,8 +3,9 @@
 The client submits each job (a module-level function and plain data, pickled) and
 gathers the results as they finish, putting each in its item's place: the order of the
 results never depends on the workers. A worker runs a job with a grader of its own
-(:func:`worker_grader`): its own isolation, resolved on the worker from its own settings
-(its environment: ``VERIFY_SANDBOX``...), and it refuses to run anything unless that isolation is bubblewrap.
+(:func:`worker_grader`, which the worker keeps and closes: dask_worker.py): its own isolation,
+resolved on the worker from its own settings (its environment: ``VERIFY_SANDBOX``...), and it
+refuses to run anything unless that isolation is bubblewrap.
 A worker that dies has its jobs run again elsewhere by the scheduler (up to
 ``distributed.scheduler.allowed-failures`` times); a job that exceeds its limits is a
 verdict like any other, never a retry. A worker also refuses the jobs of a client whose
@@ -12,7 +13,6 @@ verdict like any other, never a retry. A worker also refuses the jobs of a clien
 """
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -50,10 +50,6 @@ def read_source_digest() -> str:
     return source_tree_digest(PACKAGE)
 
 
-_lock = threading.Lock()
-_grader: Grader | None = None
-
-
 @cache
 def source_digest() -> str:
     """The source this worker process runs (read once, at its first job)."""
@@ -68,24 +64,30 @@ def _worker_address() -> str:
         return "this process"
 
 
-def worker_grader(address: str | None = None) -> Grader:
-    """The grader of this worker process (made once): runs under the worker's isolation, which
-    must be bubblewrap. Without it (``VERIFY_SANDBOX=none``, bubblewrap missing or broken) the
-    entries would see the worker's files and network: the job is refused."""
-    global _grader
-    with _lock:
-        if _grader is None:
-            where = f"worker {address or _worker_address()}"
-            settings = from_process()
-            try:
-                isolation = from_settings(settings)
-            except VerifyError as error:
-                raise UnsandboxedWorker(f"{where}: refuses to run entries: {error}") from None
-            if not isolation.sandboxed:
-                raise UnsandboxedWorker(f"{where}: refuses to run entries without bubblewrap "
-                                        f"(its isolation: {isolation.name}; see docs/cluster.md)")
-            _grader = Grader(LocalRunner(isolation, forkserver=settings.forkserver))
-        return _grader
+def sandboxed_runner(address: str) -> LocalRunner:
+    """A runner under the isolation of this worker's own settings, which must be bubblewrap.
+    Without it (``VERIFY_SANDBOX=none``, bubblewrap missing or broken) the entries would see
+    the worker's files and network: UnsandboxedWorker."""
+    where = f"worker {address}"
+    settings = from_process()
+    try:
+        isolation = from_settings(settings)
+    except VerifyError as error:
+        raise UnsandboxedWorker(f"{where}: refuses to run entries: {error}") from None
+    if not isolation.sandboxed:
+        raise UnsandboxedWorker(f"{where}: refuses to run entries without bubblewrap "
+                                f"(its isolation: {isolation.name}; see docs/cluster.md)")
+    return LocalRunner(isolation, forkserver=settings.forkserver)
+
+
+def worker_grader(dask_worker: Any = None) -> Grader:
+    """The grader of this Dask worker (None: the one running this job), made at its first job
+    over :func:`sandboxed_runner` and kept by the worker, which closes it when it closes."""
+    from distributed import get_worker
+
+    from verify.executors.dask_worker import grader_of
+    worker = dask_worker if dask_worker is not None else get_worker()
+    return grader_of(worker, lambda: sandboxed_runner(str(worker.address)))
 
 
 def on_worker(job: Callable[[Grader, T], R], item: T, source: str) -> R:
@@ -99,7 +101,7 @@ def on_worker(job: Callable[[Grader, T], R], item: T, source: str) -> R:
 def worker_isolation(dask_worker: Any = None) -> str:
     """This worker's isolation name, or why it refuses (run by ``Client.run``, which gives the worker)."""
     try:
-        return worker_grader(getattr(dask_worker, "address", None)).runner.isolation
+        return worker_grader(dask_worker).runner.isolation
     except VerifyError as error:
         return f"refused: {error}"
 

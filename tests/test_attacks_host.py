@@ -2,8 +2,8 @@
 user: host files (/etc/shadow, the judge's private files and home, another entry, the
 host's /tmp, verify's source, the cache), writes outside its run (a 0777 folder outside,
 the host's /tmp, the entry's own folder, the judge's files), signals (to verify, to a
-process of the host, kill(-1)), privileges (capabilities, setuid, a set-user-ID program,
-mount, chroot, unshare), /proc and /sys (other processes' environment and command line,
+process of the host, kill(-1)), privileges (capabilities, setuid, a set-user-ID-root
+program and one with file capabilities, mount, chroot, unshare), /proc and /sys (other processes' environment and command line,
 the judge's descriptors, root and working folder, its mount table, /sys and /proc/sys
 writes, its own cgroup's limits), the descriptors verify had open, and memory held in a
 memfd and on the heap at once.
@@ -47,7 +47,7 @@ HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
 ATTACK = HOSTILE / "host_attacks" / "attack.py"
 MEMFD_HEAP = HOSTILE / "memfd_heap" / "hog.py"
 
-# The judge: argv kind ("attack" | "memory" | "unsandboxed") policy accounting shared-json.
+# The judge: argv kind ("attack" | "privileged" | "memory" | "unsandboxed") policy accounting shared-json.
 # Prints one JSON object: what the run printed, and what the judge saw outside it after.
 JUDGE = r'''
 import json, os, socket, subprocess, sys, tempfile, uuid

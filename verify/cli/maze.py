@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from verify.cli.options import cluster_option, format_option, runner_option
+from verify.cli.options import cluster_option, format_option, runner_option, settings_of
 from verify.errors import VerifyError
 
 DEFAULT_SIZES = "15,20"
@@ -35,10 +35,10 @@ def _size_range(text: str) -> range:
     return range(lo, hi + 1)
 
 
-def default_log_dir() -> Path:
-    """Where a tournament writes its match logs without --logs: in the cache, never the current folder."""
-    from verify.runner.paths import maze_logs_root
-    return maze_logs_root() / datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+def default_log_dir(cache: Path) -> Path:
+    """Where a tournament writes its match logs without --logs: in the cache (the settings'), never
+    the current folder."""
+    return cache / "maze-logs" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
 
 
 @click.command("maze")
@@ -92,7 +92,8 @@ def koth_maze(entries: tuple[Path, ...], sizes: str, seeds: str, jobs: int, outp
             raise VerifyError(f"{entry.label}: a {entry.challenge.name} entry, not a maze entry")
         contestants.append(Contestant(entry.name, entry.options))
     limits = MazeLimits(step_timeout=step_timeout, sizes=_size_range(size_range))
-    log_dir = make_output_folder(logs or default_log_dir(), "match logs")
+    log_dir = make_output_folder(logs or default_log_dir(settings_of(click.get_current_context()).cache),
+                                 "match logs")
     if html is not None:
         make_output_folder(html, "site")
     with open_executor(cluster, runner) as executor:

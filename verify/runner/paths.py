@@ -17,11 +17,6 @@ def cache_root() -> Path:
     return from_process().cache
 
 
-def maze_logs_root() -> Path:
-    """Where ``verify koth maze`` keeps its match logs when not given ``--logs``: one folder per run."""
-    return cache_root() / "maze-logs"
-
-
 def default_temp_root(chosen: Path | None = None) -> Path:
     """Where runs get their private folder: `chosen` ($VERIFY_TMPDIR), else /dev/shm (a tmpfs:
     creating and removing a folder per run there costs a fraction of what it costs on a disk),

@@ -27,8 +27,6 @@ from verify.files import MAX_SOURCE_BYTES, FileRefused, read_entry_file
 from verify.runner.languages import Language, codepage, get_language
 
 _BUNDLED_FLAG = re.compile(r"-[A-Za-z0-9][^\s=]*")
-FLAG_RULES = ("penalty", "language")    # the classic penalty; a language with flags is another language
-MEASURES = ("bytes", "chars")
 
 
 class NotInCodePage(VerifyError):

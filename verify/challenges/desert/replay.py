@@ -70,6 +70,7 @@ class _RecordingCrossing(Crossing):
     budget: _Budget
 
     def play(self, turns: Any, frames: list[Frame] | None = None) -> None:
+        # the transcript passes no frames: this crossing asks the engine for those it keeps
         turns = list(turns)
         record = self.record
         if self.budget.left <= 0:       # enough turns kept: the rest are played, counted, not noted

@@ -115,3 +115,19 @@ def test_a_bad_sandbox_word_in_the_environment_is_one_line_exit_2(monkeypatch):
     done = CliRunner().invoke(show, [])
     assert isinstance(done.exception, SandboxUnavailable) and "VERIFY_SANDBOX='sometimes'" in str(done.exception)
     assert CliRunner().invoke(show, ["--sandbox", "none", "--accounting", "rlimits"]).exit_code == 0
+
+
+def test_the_cache_the_cli_is_given_is_where_its_runs_build(tmp_path, monkeypatch):
+    """Given settings (not the environment) say where verify-init, the seccomp filter and the
+    self-test's build go."""
+    import shutil
+
+    from verify.cli import main
+    if shutil.which("gcc") is None and shutil.which("cc") is None:
+        pytest.skip("needs a C compiler")
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "from-the-environment"))
+    given = Settings.from_environment({**os.environ, "VERIFY_CACHE": str(tmp_path / "given")})
+    done = CliRunner().invoke(main, ["langs", "c"], obj=given)
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "given" / "c").is_dir() and (tmp_path / "given" / "init").is_dir()
+    assert not (tmp_path / "from-the-environment").exists()

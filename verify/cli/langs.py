@@ -18,6 +18,6 @@ def langs(languages: tuple[str, ...], output_format: str, runner: Any) -> None:
     from verify.commands.langs import langs as run_langs  # (tabulate, the self-test) not for --help
     settings = settings_of(click.get_current_context())
     report, code = run_langs(list(languages), fmt=output_format, isolation=runner.resolved,
-                             environment=settings.environment)
+                             environment=settings.environment, cache=settings.cache)
     click.echo(report)
     sys.exit(code)

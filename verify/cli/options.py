@@ -51,7 +51,7 @@ def _runner(context: click.Context, parameter: click.Parameter, value: str | Non
     from verify.runner import isolation_from_settings
     settings = given(context, sandbox=value)
     # SandboxUnavailable: one line, exit 2, before any run
-    runner = LocalRunner(isolation_from_settings(settings), forkserver=settings.forkserver)
+    runner = LocalRunner(isolation_from_settings(settings), forkserver=settings.forkserver, cache=settings.cache)
     context.call_on_close(runner.close)          # its fork servers and sandboxes built ahead
     return runner
 

@@ -77,7 +77,7 @@ def sandboxed_runner(address: str) -> LocalRunner:
     if not isolation.sandboxed:
         raise UnsandboxedWorker(f"{where}: refuses to run entries without bubblewrap "
                                 f"(its isolation: {isolation.name}; see docs/cluster.md)")
-    return LocalRunner(isolation, forkserver=settings.forkserver)
+    return LocalRunner(isolation, forkserver=settings.forkserver, cache=settings.cache)
 
 
 def worker_grader(dask_worker: Any = None) -> Grader:

@@ -11,6 +11,7 @@ client is given a transport:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Protocol
 
 from verify.runner import Isolation, Limits, Program, RunResult, Session, prepare, run_program
@@ -54,18 +55,22 @@ class Runner(Protocol):
 
 
 class LocalRunner:
-    """Runs programs on this machine under `isolation` (None: the one the environment's
-    settings ask for, resolved now). It owns the boxes kept for repeated runs (fork servers
-    unless `forkserver` is False, sandboxes built ahead): `close()` (or leaving its `with`
-    block) removes them. The CLI gives both, from the settings it built."""
+    """Runs programs on this machine under `isolation`, building them in `cache` (each None:
+    what the environment's settings ask for, resolved now). It owns the boxes kept for
+    repeated runs (fork servers unless `forkserver` is False, sandboxes built ahead):
+    `close()` (or leaving its `with` block) removes them. The CLI gives all three, from the
+    settings it built."""
 
-    def __init__(self, isolation: Isolation | None = None, *, forkserver: bool | None = None):
-        if isolation is None or forkserver is None:
+    def __init__(self, isolation: Isolation | None = None, *, forkserver: bool | None = None,
+                 cache: Path | None = None):
+        if isolation is None or forkserver is None or cache is None:
             settings = from_process()
             isolation = isolation if isolation is not None else from_settings(settings)
             forkserver = forkserver if forkserver is not None else settings.forkserver
+            cache = cache if cache is not None else settings.cache
         self._isolation = isolation
-        self._pools = Pools(forkserver=forkserver)
+        self._cache = cache
+        self._pools = Pools(forkserver=forkserver, cache=cache)
 
     @property
     def pools(self) -> Pools:
@@ -89,17 +94,17 @@ class LocalRunner:
         return self.resolved.name
 
     def prepare(self, program: Program) -> None:
-        prepare(program, isolation=self.resolved)
+        prepare(program, isolation=self.resolved, cache=self._cache)
 
     def run(self, program: Program, *, stdin: bytes, args: Sequence[str], limits: Limits,
             on_stdout: Callable[[bytes], bool] | None = None, repeated: bool = False) -> RunResult:
         # ahead: the sandbox of the next identical run is built while this one runs (it
         # cuts a per-step run's wall time; see docs/benchmarks.md, "Sandboxes built ahead")
         return run_program(program, stdin=stdin, args=args, limits=limits, on_stdout=on_stdout,
-                           isolation=self.resolved, ahead=repeated, pools=self._pools)
+                           isolation=self.resolved, ahead=repeated, pools=self._pools, cache=self._cache)
 
     def session(self, program: Program, limits: Limits) -> ProgramSession:
-        return Session(program, limits, isolation=self.resolved).__enter__()
+        return Session(program, limits, isolation=self.resolved, cache=self._cache).__enter__()
 
 
 def bubblewrap_runner() -> LocalRunner:

@@ -140,9 +140,9 @@ def _flag_inputs(folder: Path, named: Sequence[str]) -> Inputs:
     return [(name, read_entry_file(folder, name, MAX_SOURCE_BYTES)) for name in sorted(wanted)]
 
 
-def prepare(program: Program, *, isolation: Isolation, build_key: str = "") -> Prepared:
-    """Resolve the language's tools and build the artefact (cached); a compiler runs in a
-    sandbox of `isolation`. `build_key`: more that the cached
+def prepare(program: Program, *, isolation: Isolation, build_key: str = "", cache: Path | None = None) -> Prepared:
+    """Resolve the language's tools and build the artefact (cached in `cache`, None:
+    cache_root()); a compiler runs in a sandbox of `isolation`. `build_key`: more that the cached
     artefact is keyed by (the self-test's: its isolation, so that a build made under one
     isolation never stands for one under another). Raises CompileError,
     MissingInterpreter, FlagError, or VerifyError (unknown language, unreadable source)."""
@@ -155,7 +155,8 @@ def prepare(program: Program, *, isolation: Isolation, build_key: str = "") -> P
     if not language.compiled:
         return Prepared(program, language, tools, None, main_class, readonly)
     inputs = _flag_inputs(program.folder, named)
-    build = cache_root() / language.key / _digest(language, tools, program, source, build_key, inputs)
+    root = cache if cache is not None else cache_root()
+    build = root / language.key / _digest(language, tools, program, source, build_key, inputs)
     if not artefacts.is_intact(build):
         _compile(program, language, tools, source, inputs, main_class, build, isolation)
     return Prepared(program, language, tools, build, main_class, readonly + (build,))

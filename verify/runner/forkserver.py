@@ -54,16 +54,17 @@ Key = tuple[Hashable, ...]
 _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify-forkserver")
 
 
-def possible(isolation: Isolation) -> bool:
-    """Under bubblewrap with verify-init, as root (own uid per step). (A pool made with
-    enabled=False, VERIFY_FORKSERVER=off, never serves.)"""
+def possible(isolation: Isolation, cache: Path | None = None) -> bool:
+    """Under bubblewrap with verify-init, as root (own uid per step), with verify-forkserver
+    built (in `cache`, None: cache_root()). (A pool made with enabled=False,
+    VERIFY_FORKSERVER=off, never serves.)"""
     return bool(isolation.bwrap and isolation.helper and isolation.own_uid and running_as_root()
-                and binary() is not None)
+                and binary(cache) is not None)
 
 
-def binary() -> str | None:
-    """verify-forkserver's path, compiled once into the cache (None without a C compiler)."""
-    return compiled_tool(SOURCE, "forkserver", "verify-forkserver")
+def binary(cache: Path | None = None) -> str | None:
+    """verify-forkserver's path, compiled once into `cache` (None: cache_root(); None without a C compiler)."""
+    return compiled_tool(SOURCE, "forkserver", "verify-forkserver", cache)
 
 
 class ServerUnavailable(Exception):
@@ -205,23 +206,25 @@ def _key(prepared: Prepared, isolation: Isolation) -> Key:
 class ForkServerPool:
     """Idle fork servers (at most MAX_IDLE, each used by one step at a time), and the
     program folders that got none; its owner closes it (`close`), which removes them.
-    `enabled` False (VERIFY_FORKSERVER=off): it serves no run."""
+    `enabled` False (VERIFY_FORKSERVER=off): it serves no run. Its servers are built in
+    `cache` (None: cache_root())."""
 
-    def __init__(self, *, enabled: bool = True) -> None:
+    def __init__(self, *, enabled: bool = True, cache: Path | None = None) -> None:
         self.enabled = enabled
+        self.cache = cache
         self._lock = threading.Lock()
         self._idle: IdleBoxes[ForkServer] = IdleBoxes(MAX_IDLE)
         self._unsuitable: OrderedDict[Key, warm.Signature] = OrderedDict()   # folders that got none, as they were
 
     def possible(self, isolation: Isolation) -> bool:
-        return self.enabled and possible(isolation)
+        return self.enabled and possible(isolation, self.cache)
 
     def run(self, prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
             on_stdout: StdoutConsumer | None, isolation: Isolation) -> RunResult | None:
         """Run `prepared` as one step of a fork server (an idle one of this program, else a
         new one); None when it cannot have one (then run it the usual way).
         `possible(isolation)` must hold."""
-        server_binary = binary()
+        server_binary = binary(self.cache)
         if server_binary is None:
             return None
         key = _key(prepared, isolation)

@@ -20,15 +20,16 @@ HELPER_SOURCE = Path(__file__).with_name("init_helper.c")
 _built: dict[tuple[str, str], str] = {}
 
 
-def helper_path() -> str | None:
-    """verify-init's path; None without a C compiler."""
-    return compiled_tool(HELPER_SOURCE, "init", "verify-init")
+def helper_path(cache: Path | None = None) -> str | None:
+    """verify-init's path, built in `cache` (None: cache_root()); None without a C compiler."""
+    return compiled_tool(HELPER_SOURCE, "init", "verify-init", cache)
 
 
-def compiled_tool(source: Path, kind: str, name: str) -> str | None:
-    """One of verify's own C tools (``source``), compiled once into ``<cache>/<kind>/<digest>/<name>``;
-    None without a C compiler. Remembered per cache location for the life of the process."""
-    cache = cache_root()
+def compiled_tool(source: Path, kind: str, name: str, cache: Path | None = None) -> str | None:
+    """One of verify's own C tools (``source``), compiled once into ``<cache>/<kind>/<digest>/<name>``
+    (None: cache_root()); None without a C compiler. Remembered per cache location for the life
+    of the process."""
+    cache = cache if cache is not None else cache_root()
     where = (str(source), str(cache))
     known = _built.get(where)
     if known is None or (known and not os.path.exists(known)):

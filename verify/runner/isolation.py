@@ -91,11 +91,12 @@ def _no_cgroup(accounting: str, helper: str | None) -> SandboxUnavailable:
 
 
 def resolve(policy: str = "auto", accounting: str = "auto", *, cgroups: bool | None = None, helper: bool = True,
-            seccomp_filter: bool = True, temp_root: Path | None = None) -> Isolation:
+            seccomp_filter: bool = True, temp_root: Path | None = None, cache: Path | None = None) -> Isolation:
     """The isolation `policy` and `accounting` give here; SandboxUnavailable when it cannot
     be had. `cgroups` (for the callers that think in a switch): True is accounting "cgroup",
     False "rlimits". `helper` False: no verify-init; `seccomp_filter` False: no filter;
-    `temp_root`: where runs get their private folder (None: the default, paths.py)."""
+    `temp_root`: where runs get their private folder (None: the default, paths.py); `cache`:
+    where verify-init and the filter are built (None: cache_root())."""
     if policy not in POLICIES:
         raise SandboxUnavailable(f"unknown sandbox policy {policy!r} (one of: {', '.join(POLICIES)})")
     if cgroups is not None:
@@ -115,7 +116,7 @@ def resolve(policy: str = "auto", accounting: str = "auto", *, cgroups: bool | N
                 raise SandboxUnavailable(f"bubblewrap is installed but cannot make a sandbox here "
                                          f"({failure}); {bwrap_fix()}")
             bwrap = found
-    init = helper_path() if helper else None
+    init = helper_path(cache) if helper else None
     if bwrap is None and init is None:
         # without a PID namespace only verify-init, the run's subreaper, finds what a
         # program left behind (setsid, double forks): no run goes unsupervised
@@ -140,7 +141,7 @@ def resolve(policy: str = "auto", accounting: str = "auto", *, cgroups: bool | N
     shares_host_ipc = bwrap is None and not own_uid
     signals_exposed = shares_host_ipc and abi < LANDLOCK_SIGNAL_SCOPE
     filter_path = seccomp.filter_file(block_kill_of=os.getpid() if signals_exposed else None,
-                                      block_shared_memory=cgroup_setup is None or shares_host_ipc) \
+                                      block_shared_memory=cgroup_setup is None or shares_host_ipc, cache=cache) \
         if seccomp_filter and seccomp.available() else None
     if bwrap is None and filter_path is None:
         raise _no_socket_filter(seccomp_filter)
@@ -169,7 +170,8 @@ def from_settings(settings: Settings) -> Isolation:
     """The isolation `settings` ask for (their sandbox and accounting words, verify-init,
     the seccomp filter, the run folders' place); SandboxUnavailable when it cannot be had."""
     return resolve(sandbox_policy(settings.sandbox), accounting_policy(settings.accounting),
-                   helper=settings.helper, seccomp_filter=settings.seccomp, temp_root=settings.temp_root)
+                   helper=settings.helper, seccomp_filter=settings.seccomp, temp_root=settings.temp_root,
+                   cache=settings.cache)
 
 
 def sandbox_policy(word: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import weakref
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol
 
 from verify.runner.build import Prepared
@@ -36,11 +37,11 @@ class Pool(Protocol):
 
 
 class Pools:
-    """The fork servers first (as root under bubblewrap; `forkserver` False: none), else
-    sandboxes built ahead."""
+    """The fork servers first (as root under bubblewrap; `forkserver` False: none; built in
+    `cache`, None: cache_root()), else sandboxes built ahead."""
 
-    def __init__(self, *, forkserver: bool = True) -> None:
-        self.fork_servers = ForkServerPool(enabled=forkserver)
+    def __init__(self, *, forkserver: bool = True, cache: Path | None = None) -> None:
+        self.fork_servers = ForkServerPool(enabled=forkserver, cache=cache)
         self.built_ahead = BuiltAheadPool()
         self.members: tuple[Pool, ...] = (self.fork_servers, self.built_ahead)
         _open.add(self)

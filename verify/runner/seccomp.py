@@ -370,13 +370,14 @@ def filter_bytes(*, block_kill_of: int | None = None, block_shared_memory: bool 
     return _compile(block_kill_of, bool(block_shared_memory))
 
 
-def filter_file(*, block_kill_of: int | None = None, block_shared_memory: bool = False) -> Path | None:
-    """The BPF program written once into cache_root()/seccomp/<digest>.bpf; its path. None when
-    libseccomp cannot be loaded: then no filter is in force."""
+def filter_file(*, block_kill_of: int | None = None, block_shared_memory: bool = False,
+                cache: Path | None = None) -> Path | None:
+    """The BPF program written once into <cache>/seccomp/<digest>.bpf (None: cache_root()); its
+    path. None when libseccomp cannot be loaded: then no filter is in force."""
     if _binding() is None:
         return None
     code = filter_bytes(block_kill_of=block_kill_of, block_shared_memory=block_shared_memory)
-    folder = cache_root() / "seccomp"
+    folder = (cache if cache is not None else cache_root()) / "seccomp"
     path = folder / f"{hashlib.sha256(code).hexdigest()[:24]}.bpf"
     if _written.get(path) == len(code) and _size(path) == len(code):
         return path

@@ -56,9 +56,9 @@ def probe_version(language: Language, tools: dict[str, str], environment: Mappin
 
 
 def check_language(language: Language, limits: Limits = SELFTEST_LIMITS, *, isolation: Isolation,
-                   environment: Mapping[str, str]) -> LanguageStatus:
+                   environment: Mapping[str, str], cache: Path | None = None) -> LanguageStatus:
     """Is `language` installed, its version (probed in `environment`), and does its self-test
-    pass under `isolation`?"""
+    pass under `isolation` (built in `cache`, None: cache_root())?"""
     status = LanguageStatus(language.key, language.name, False)
     try:
         tools = language.tools()
@@ -70,13 +70,14 @@ def check_language(language: Language, limits: Limits = SELFTEST_LIMITS, *, isol
     status.version = probe_version(language, tools, environment)
     started = time.monotonic()
     try:
-        _selftest(language, limits, isolation, status)
+        _selftest(language, limits, isolation, status, cache)
     finally:
         status.seconds = round(time.monotonic() - started, 2)
     return status
 
 
-def _selftest(language: Language, limits: Limits, isolation: Isolation, status: LanguageStatus) -> None:
+def _selftest(language: Language, limits: Limits, isolation: Isolation, status: LanguageStatus,
+              cache: Path | None) -> None:
     """Build (cached under the isolation's name) and run the language's self-test program on
     its input; status.selftest says how it went."""
     given = language.selftest_input.encode()
@@ -87,7 +88,8 @@ def _selftest(language: Language, limits: Limits, isolation: Isolation, status: 
         source.write_text(language.selftest)
         source.chmod(0o644)
         try:
-            prepared = prepare(Program(language.key, source), isolation=isolation, build_key=isolation.name)
+            prepared = prepare(Program(language.key, source), isolation=isolation, build_key=isolation.name,
+                               cache=cache)
             result = run_prepared(prepared, stdin=given, limits=limits, isolation=isolation)
         except CompileError as error:
             status.selftest = f"compile error: {error}"
@@ -103,8 +105,8 @@ def _selftest(language: Language, limits: Limits, isolation: Isolation, status: 
         status.selftest = f"self-test failed: printed {(result.stdout or b'')[:40]!r}; {why[:120]}"
 
 
-def check_languages(keys: list[str] | None = None, *, isolation: Isolation,
-                    environment: Mapping[str, str]) -> list[LanguageStatus]:
+def check_languages(keys: list[str] | None = None, *, isolation: Isolation, environment: Mapping[str, str],
+                    cache: Path | None = None) -> list[LanguageStatus]:
     """check_language for each of `keys` (None: every language), under `isolation`."""
     table = languages()
     chosen = keys or list(table)
@@ -113,4 +115,4 @@ def check_languages(keys: list[str] | None = None, *, isolation: Isolation,
         raise VerifyError(f"unknown language {unknown[0]!r} (known: {', '.join(sorted(table))})")
     with ThreadPoolExecutor(max_workers=4) as pool:
         return list(pool.map(lambda key: check_language(table[key], isolation=isolation,
-                                                                  environment=environment), chosen))
+                                                                  environment=environment, cache=cache), chosen))

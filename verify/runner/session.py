@@ -10,6 +10,7 @@ import select
 import subprocess
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from verify.errors import VerifyError
 from verify.runner.build import Program, prepare
@@ -33,16 +34,17 @@ class Session:
 
     The limits apply to the whole session: cpu_time and memory as rlimits, wall_time
     as the session's total lifetime, output as the longest line accepted. It runs under
-    `isolation`; `.isolation` is that isolation's name.
+    `isolation` (built in `cache`, None: cache_root()); `.isolation` is that isolation's name.
     Started by `with Session(...) as session:` (or `__enter__()`), ended by `close()`.
     """
 
     def __init__(self, program: Program, limits: Limits = DEFAULT_LIMITS, args: Sequence[str] = (), *,
-                 isolation: Isolation) -> None:
+                 isolation: Isolation, cache: Path | None = None) -> None:
         self.program = program
         self.limits = limits
         self.args = tuple(args)
         self._isolation = isolation
+        self._cache = cache
         self.isolation = self._isolation.name
         self._process: subprocess.Popen[bytes] | None = None
         self._sandbox: Sandbox | None = None
@@ -54,7 +56,7 @@ class Session:
         self.cpu_time = 0.0
 
     def __enter__(self) -> Session:
-        prepared = prepare(self.program, isolation=self._isolation)
+        prepared = prepare(self.program, isolation=self._isolation, cache=self._cache)
         self._sandbox = prepared.sandbox(self._isolation).__enter__()
         try:
             process = prepared.start(self._sandbox, self.args, self.limits).process

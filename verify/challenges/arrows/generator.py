@@ -31,7 +31,15 @@ import random
 from dataclasses import dataclass
 
 from verify.challenges.arrows.model import NO_ARROW, STEPS, Puzzle
-from verify.challenges.arrows.solver import Deduction, SearchBudgetExceeded, SolveStats, deduces, geometry, solutions
+from verify.challenges.arrows.solver import (
+    Deduction,
+    Geometry,
+    SearchBudgetExceeded,
+    SolveStats,
+    deduces,
+    geometry,
+    solutions,
+)
 from verify.errors import InputError
 
 MAX_GENERATION_CELLS = 2500
@@ -110,19 +118,20 @@ class Generated:
 
 def generate(rows: int, cols: int | None = None, seed: int = 0, notation: str = "english",
              max_nodes: int = DEFAULT_MAX_NODES, start_givens: float = 0.0,
-             minimize: bool = True, hard: bool = False) -> Puzzle:
+             minimize: bool = True, hard: bool = False, kernel: bool = True) -> Puzzle:
     """A puzzle with exactly one solution (deterministic for the arguments); see :func:`generate_puzzle`."""
-    return generate_puzzle(rows, cols, seed, notation, max_nodes, start_givens, minimize, hard).puzzle
+    return generate_puzzle(rows, cols, seed, notation, max_nodes, start_givens, minimize, hard, kernel).puzzle
 
 
 def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation: str = "english",
                     max_nodes: int = DEFAULT_MAX_NODES, start_givens: float = 0.0,
-                    minimize: bool = True, hard: bool = False) -> Generated:
+                    minimize: bool = True, hard: bool = False, kernel: bool = True) -> Generated:
     """A puzzle with exactly one solution (deterministic for the arguments), with its difficulty.
 
     ``start_givens`` (0..1) gives that share of the cells from the start; ``minimize=False``
     skips step 4 (more givens, quicker); ``hard`` removes givens further, keeping puzzles
-    that need at most ``max_nodes`` search nodes (step 5).
+    that need at most ``max_nodes`` search nodes (step 5). ``kernel=False`` runs the
+    pure-Python propagation even where the compiled one loads: the same puzzle, more slowly.
     """
     cols = rows if cols is None else cols
     if rows < 1 or cols < 1 or not 2 <= rows * cols <= MAX_GENERATION_CELLS:
@@ -139,7 +148,7 @@ def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation:
         givens[cell] = answer[cell]
     for cell in rng.sample(range(size), int(start_givens * size)):
         givens[cell] = answer[cell]
-    rays = geometry(solution)
+    rays = geometry(solution, kernel)
     base = [cell for cell in range(size) if givens[cell] and answer[cell] not in (1, size)]
     added = _give_until_deduced(solution, givens, rays, rng)
     if minimize or hard:
@@ -155,17 +164,18 @@ def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation:
         for cell in removable:
             if givens[cell]:
                 givens[cell] = 0
-                if not _unique_within(solution.with_numbers(givens), answer, max_nodes):
+                if not _unique_within(solution.with_numbers(givens), answer, max_nodes, kernel):
                     givens[cell] = answer[cell]
     puzzle = solution.with_numbers(givens)
     stats = SolveStats()
-    found = solutions(puzzle, 2, stats)
+    found = solutions(puzzle, 2, stats, kernel=kernel)
     if [board.numbers for board in found] != [answer]:      # cannot happen: every step kept it unique
         raise RuntimeError(f"generated a {rows}x{cols} puzzle (seed {seed}) that is not unique")
     return Generated(puzzle, solution, stats.nodes, stats.branches)
 
 
-def _give_until_deduced(solution: Puzzle, givens: list[int], rays, rng: random.Random) -> list[tuple[int, Deduction]]:
+def _give_until_deduced(solution: Puzzle, givens: list[int], rays: Geometry,
+                        rng: random.Random) -> list[tuple[int, Deduction]]:
     """Step 3: add givens (in place) until propagation alone completes the board. Returns the
     cells given, in order, each with the deduction as it stood (stalled) just before."""
     answer = solution.numbers
@@ -205,10 +215,10 @@ def _take_away_added(added: list[tuple[int, Deduction]], givens: list[int], answ
             kept_later.append(cell)
 
 
-def _unique_within(puzzle: Puzzle, answer: tuple[int, ...], max_nodes: int) -> bool:
+def _unique_within(puzzle: Puzzle, answer: tuple[int, ...], max_nodes: int, kernel: bool) -> bool:
     """Exactly one solution, proven within ``max_nodes`` search nodes."""
     try:
-        found = solutions(puzzle, 2, max_nodes=max_nodes)
+        found = solutions(puzzle, 2, max_nodes=max_nodes, kernel=kernel)
     except SearchBudgetExceeded:
         return False
     return len(found) == 1 and found[0].numbers == answer

@@ -43,8 +43,12 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING, Any, Union
 
 from verify.challenges.arrows.model import NO_ARROW, STEPS, Puzzle
+
+if TYPE_CHECKING:
+    from verify.challenges.arrows.kernel import KernelGeometry
 
 FEW_CELLS = 24  # up to this many cells, rays are joined cell by cell; beyond, slid all at once
 
@@ -100,6 +104,25 @@ class _Geometry:
             self.slides.append((shift, masks))
         self.board = board
 
+    # the interface shared with kernel.KernelGeometry: states built and propagated on these rays
+    def start(self, puzzle: Puzzle) -> _State:
+        return _initial_state(puzzle, self)
+
+    def copy(self, state: _State) -> _State:
+        return state.copy()
+
+    def propagate(self, state: _State) -> list[_Move] | None:
+        return _propagate(state, self)
+
+    def apply(self, state: _State, move: _Move) -> None:
+        _apply(state, move, self.size)
+
+    def number(self, state: _State, cell: int) -> int:
+        return state.num[cell]
+
+    def numbers(self, state: _State) -> tuple[int, ...]:
+        return tuple(state.num)
+
     def _fill(self, cells: int, direction: int) -> int:
         """Every cell on the rays from ``cells`` in ``direction`` (not the cells themselves)."""
         shift, masks = self.slides[direction]
@@ -146,6 +169,9 @@ class _Geometry:
         for direction, arrows in enumerate(self.arrow_cells):
             out |= self._fill(cells, (direction + 4) % 8) & arrows
         return out
+
+
+Geometry = Union[_Geometry, "KernelGeometry"]   # either propagation, one interface
 
 
 def _shift(cells: int, shift: int, board: int) -> int:
@@ -536,23 +562,23 @@ def _apply(state: _State, move: _Move, size: int) -> None:
         _assign_segment(state, first, second, size)
 
 
-def _search(state: _State, geo: _Geometry, limit: int, found: list[tuple[int, ...]],
+def _search(state: Any, geo: Geometry, limit: int, found: list[tuple[int, ...]],
             stats: SolveStats, max_nodes: int | None) -> None:
     stats.nodes += 1
     if max_nodes is not None and stats.nodes > max_nodes:
         raise SearchBudgetExceeded(f"more than {max_nodes} search nodes")
     try:
-        moves = _propagate(state, geo)
+        moves = geo.propagate(state)
     except _Contradiction:
         return
     if moves is None:
-        found.append(tuple(state.num))
+        found.append(geo.numbers(state))
         return
     stats.branches += 1
     for move in moves:
-        child = state.copy()
+        child = geo.copy(state)
         try:
-            _apply(child, move, geo.size)
+            geo.apply(child, move)
         except _Contradiction:
             continue
         _search(child, geo, limit, found, stats, max_nodes)
@@ -561,16 +587,17 @@ def _search(state: _State, geo: _Geometry, limit: int, found: list[tuple[int, ..
 
 
 def solutions(puzzle: Puzzle, limit: int = 2, stats: SolveStats | None = None,
-              max_nodes: int | None = None) -> list[Puzzle]:
+              max_nodes: int | None = None, kernel: bool = True) -> list[Puzzle]:
     """Up to ``limit`` distinct solutions of ``puzzle`` (fewer means there are no more).
 
     With ``max_nodes``, raises SearchBudgetExceeded past that many search nodes.
+    ``kernel=False``: the pure-Python propagation even where the compiled one loads.
     """
-    geo = _Geometry(puzzle)
+    geo = geometry(puzzle, kernel)
     stats = stats if stats is not None else SolveStats()
     found: list[tuple[int, ...]] = []
     try:
-        state = _initial_state(puzzle, geo)
+        state = geo.start(puzzle)
     except _Contradiction:
         return []
     depth_needed = puzzle.size + 100
@@ -587,17 +614,17 @@ class Deduction:
 
     Every number it places and every link it makes is forced by the givens, so when it
     completes the board (:meth:`stalled` returns None) the puzzle has exactly one solution.
-    ``geometry`` may be shared by deductions on the same arrows (see :func:`geometry`).
+    ``shared`` may be shared by deductions on the same arrows (see :func:`geometry`).
     """
 
-    def __init__(self, puzzle: Puzzle, geometry: _Geometry | None = None):
-        self.geo = geometry if geometry is not None else _Geometry(puzzle)
+    def __init__(self, puzzle: Puzzle, shared: Geometry | None = None, kernel: bool = True):
+        self.geo = shared if shared is not None else geometry(puzzle, kernel)
         self.contradiction = False
+        self.state: Any = None
         try:
-            self.state = _initial_state(puzzle, self.geo)
+            self.state = self.geo.start(puzzle)
         except _Contradiction:
             self.contradiction = True
-            self.state = _State()
 
     def stalled(self) -> list[int] | None:
         """Propagate; None when the board is complete, else the cells of the branching point
@@ -605,7 +632,7 @@ class Deduction:
         if self.contradiction:
             raise ValueError("the givens contradict each other")
         try:
-            moves = _propagate(self.state, self.geo)
+            moves = self.geo.propagate(self.state)
         except _Contradiction:
             self.contradiction = True
             raise ValueError("the givens contradict each other") from None
@@ -620,27 +647,36 @@ class Deduction:
         """An independent deduction from the same point (the geometry shared)."""
         other = Deduction.__new__(Deduction)
         other.geo, other.contradiction = self.geo, self.contradiction
-        other.state = self.state.copy() if not self.contradiction else self.state
+        other.state = self.geo.copy(self.state) if not self.contradiction else self.state
         return other
 
     def give(self, cell: int, number: int) -> None:
         """One more given (it must agree with what was deduced: the generator's own solution does)."""
+        if self.contradiction:
+            return
         try:
-            _assign_segment(self.state, cell, number, self.geo.size)
+            self.geo.apply(self.state, ("number", cell, number))
         except _Contradiction:
             self.contradiction = True
 
     def number(self, cell: int) -> int:
         """The number placed on ``cell`` (given or deduced), 0 if none yet."""
-        return self.state.num[cell]
+        return self.geo.number(self.state, cell)
 
 
-def geometry(puzzle: Puzzle) -> _Geometry:
-    """The rays of ``puzzle``'s arrows, computed once for several :class:`Deduction` runs."""
+def geometry(puzzle: Puzzle, kernel: bool = True) -> Geometry:
+    """The rays of ``puzzle``'s arrows, computed once for several :class:`Deduction` runs: in the
+    compiled kernel's layout when it loads (and ``kernel``), else for the pure-Python propagation.
+    Both give the same deductions and branching points."""
+    if kernel:
+        from verify.challenges.arrows import kernel as compiled
+        lib = compiled.library()
+        if lib is not None:
+            return compiled.KernelGeometry(puzzle, lib)
     return _Geometry(puzzle)
 
 
-def deduces(puzzle: Puzzle, shared: _Geometry | None = None) -> bool:
+def deduces(puzzle: Puzzle, shared: Geometry | None = None) -> bool:
     """Whether propagation alone completes ``puzzle`` (then its solution is unique)."""
     try:
         return Deduction(puzzle, shared).stalled() is None

@@ -1,0 +1,63 @@
+"""The solver's propagation (``kernel.c``) compiled once into verify's cache with the system C compiler.
+
+The library is kept in ``$VERIFY_CACHE/arrows-kernel/<digest>/``, the digest taken over the
+C source, the flags and the machine: a changed source is a new folder. It is stored as the
+compile cache stores an artefact (:mod:`verify.runner.artefacts`: copied in with a manifest
+of digests, checked before it is loaded), so a library changed behind verify's back is
+rebuilt, never loaded. Nothing is written inside the installed package. This is verify's
+own trusted source, built by verify, never by an entry. The compiler is looked up only
+when the library must be built: loading a built one stays cheap for ``verify gen``.
+"""
+from __future__ import annotations
+
+import hashlib
+import platform
+import subprocess
+import tempfile
+from pathlib import Path
+
+from verify.runner import artefacts
+from verify.runner.paths import cache_root
+
+SOURCE = Path(__file__).with_name("kernel.c")
+LIBRARY = "libarrows_propagate.so"
+FLAGS = ("-O2", "-shared", "-fPIC")
+COMPILERS = ("cc", "gcc", "clang")
+FOLDER = "arrows-kernel"
+COMPILE_SECONDS = 120
+
+
+def library_folder() -> Path:
+    """Where the library built from today's source lives."""
+    digest = hashlib.sha256()
+    for part in (SOURCE.read_bytes(), " ".join(FLAGS).encode(), platform.machine().encode()):
+        digest.update(len(part).to_bytes(8, "little") + part)
+    return cache_root() / FOLDER / digest.hexdigest()[:16]
+
+
+def build_library() -> Path | None:
+    """The compiled library's path: found intact in the cache, or built (once) into it.
+    None without a C compiler, or when it does not compile (the pure-Python propagation then)."""
+    folder = library_folder()
+    library = folder / LIBRARY
+    if artefacts.is_intact(folder):
+        return library
+    from verify.runner.languages import find_program
+    compiler = find_program(list(COMPILERS))
+    if compiler is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="verify-arrows-kernel-") as scratch:
+        work = Path(scratch) / "out"
+        work.mkdir()
+        try:
+            built = subprocess.run([compiler, *FLAGS, "-o", str(work / LIBRARY), str(SOURCE)],
+                                   stdin=subprocess.DEVNULL, capture_output=True, timeout=COMPILE_SECONDS)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if built.returncode != 0 or not (work / LIBRARY).is_file():
+            return None
+        try:
+            artefacts.store(work, folder, "arrows propagation kernel")
+        except (OSError, artefacts.ArtefactError):
+            return None
+    return library if artefacts.is_intact(folder) else None

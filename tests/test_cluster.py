@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pytest
 from distributed import Client, LocalCluster
+from maze_koth import run_tournament
 
 from verify.challenges.maze.model import ANY_SIZE
 from verify.challenges.maze.play import MazeLimits
-from verify.challenges.maze.tournament import Contestant, FilesDiffer, MazeJob, TournamentResult, _maze, run_tournament
+from verify.challenges.maze.tournament import TOURNAMENT, Contestant, MazeJob, TournamentResult, board_of
 from verify.commands.cache import check_key
 from verify.commands.check import check, results_cache
-from verify.commands.jobs import WorkerMismatch, build_program, case_jobs, load_checks, run_case
+from verify.commands.jobs import build_program, case_jobs, load_checks, run_case
 from verify.commands.progress import Progress
 from verify.entries import load_entry
 from verify.executors import dask as dask_executor
@@ -38,6 +39,8 @@ from verify.executors.dask import (
 from verify.files import folder_digest
 from verify.grading import Grader, LocalRunner
 from verify.grading.executor import ExecutorError
+from verify.pipeline.guard import WorkerMismatch
+from verify.pipeline.tournament import SentJob, play_job
 from verify.reports.tournament import render_markdown, render_table
 from verify.results import CaseResult
 from verify.runner import Limits
@@ -84,7 +87,7 @@ def tables(result: TournamentResult) -> tuple[str, str, str]:
     data = result.to_json()
     for maze in data["mazes"]:
         maze.pop("wall_time")
-    return render_table(result), render_markdown(result), json.dumps(data, sort_keys=True)
+    return render_table(board_of(result)), render_markdown(board_of(result)), json.dumps(data, sort_keys=True)
 
 
 @pytest.fixture(scope="module")
@@ -125,9 +128,10 @@ def test_a_worker_killed_mid_tournament_has_its_jobs_run_again_and_the_tables_ar
 
 def test_results_come_in_the_jobs_order_with_few_jobs_in_flight(executor, monkeypatch):
     monkeypatch.setattr(dask_executor, "IN_FLIGHT", 3)      # the next job submitted as one finishes
-    forfeits = [MazeJob("nobody", None, 5, seed, LIMITS, "no architect") for seed in range(20)]
+    forfeits = [SentJob(TOURNAMENT, MazeJob("nobody", None, 5, seed, LIMITS, "no architect"), None, ())
+                for seed in range(20)]
     done: list[int] = []
-    records = executor.map(_maze, forfeits, grader=None, parallel=1, on_done=lambda index, record: done.append(index))
+    records = executor.map(play_job, forfeits, grader=None, parallel=1, on_done=lambda index, record: done.append(index))
     assert [record["seed"] for record in records] == list(range(20))
     assert sorted(done) == list(range(20)) and records[0]["forfeit"] == "no architect"
 
@@ -135,9 +139,10 @@ def test_results_come_in_the_jobs_order_with_few_jobs_in_flight(executor, monkey
 def test_a_job_over_its_limits_is_a_verdict_not_a_lost_job(executor):
     sleeper = load_entry(ROOT / "tests" / "fixtures" / "maze" / "sleeper").options.architect
     quick = replace(LIMITS, architect=Limits(wall_time=0.5, cpu_time=0.5, memory=512 << 20, output=1 << 20))
-    job = MazeJob("sleeper", sleeper, 5, 1, quick, None, folder_digest(sleeper.folder))
-    (remote,) = executor.map(_maze, [job], grader=None, parallel=1)
-    local = _maze(Grader(LocalRunner()), job)
+    job = SentJob(TOURNAMENT, MazeJob("sleeper", sleeper, 5, 1, quick, None), None,
+                  ((sleeper.folder, folder_digest(sleeper.folder)),))
+    (remote,) = executor.map(play_job, [job], grader=None, parallel=1)
+    local = play_job(Grader(LocalRunner()), job)
     assert remote["forfeit"].startswith("time limit: still running after 0.5 s")
     assert {k: v for k, v in remote.items() if k != "wall_time"} == {k: v for k, v in local.items() if k != "wall_time"}
 
@@ -176,8 +181,10 @@ def test_a_worker_finding_other_files_than_the_client_refuses(executor):
     with pytest.raises(WorkerMismatch, match="the cases a worker finds differ"):
         on_worker_result(executor, replace(job, task_digest="0" * 64))
     architect = load_entry(MAZE / "minotaur").options.architect
-    with pytest.raises(FilesDiffer, match="the entry's files differ from the ones the tournament loaded"):
-        executor.map(_maze, [MazeJob("minotaur", architect, 5, 1, LIMITS, None, "0" * 64)], grader=None, parallel=1)
+    job = MazeJob("minotaur", architect, 5, 1, LIMITS, None)
+    with pytest.raises(WorkerMismatch, match="the entry's files differ from the ones the tournament loaded"):
+        executor.map(play_job, [SentJob(TOURNAMENT, job, None, ((architect.folder, "0" * 64),))], grader=None,
+                     parallel=1)
 
 
 def test_a_worker_refuses_the_jobs_of_a_client_with_another_verify(executor):

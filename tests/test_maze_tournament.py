@@ -5,12 +5,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from maze_koth import run_tournament
 
 from verify.challenges.contract import Reply
 from verify.challenges.maze.match import Match
 from verify.challenges.maze.model import ANY_SIZE, Maze
 from verify.challenges.maze.play import BuiltMaze, MazeLimits
-from verify.challenges.maze.tournament import Contestant, MatchOutcome, TournamentResult, run_tournament
+from verify.challenges.maze.tournament import Contestant, MatchOutcome, TournamentResult, board_of
 from verify.cli import main
 from verify.entries import load_entry
 from verify.grading import FakeRun, FakeRunner, Grader, LocalRunner
@@ -60,8 +61,9 @@ def test_leaderboards_by_hand():
     assert matrix["A"]["X"]["architect_score"] == 1.0 and "A" not in matrix["A"]
     assert matrix["B"]["X"] == {"architect_score": 0.0, "solver_score": None, "mazes": 0, "forfeits": 1,
                                 "arrived": 0}
-    assert "| 1 | A" in render_markdown(result).replace("|   1 | A", "| 1 | A")
-    assert json.loads(render_json(result))["architects"][0]["name"] == "A"
+    board = board_of(result)
+    assert "| 1 | A" in render_markdown(board).replace("|   1 | A", "| 1 | A")
+    assert json.loads(render_json(board))["architects"][0]["name"] == "A"
 
 
 def test_bad_entries_forfeit_or_fail_and_the_tournament_finishes(tmp_path):
@@ -87,7 +89,7 @@ def test_bad_entries_forfeit_or_fail_and_the_tournament_finishes(tmp_path):
     sleeper_log = [json.loads(line) for line in (tmp_path / "matches" / "theseus-6-1--sleeper.jsonl").open()]
     assert sleeper_log[0]["mode"] == "persistent" and "timeout" in sleeper_log[2]["failure"]
     assert json.loads((tmp_path / "mazes" / "crasher-6-1.jsonl").read_text())["forfeit"] == forfeits["crasher"]
-    table = render_table(result)
+    table = render_table(board_of(result))
     assert "Architects" in table and "Solvers" in table and "theseus" in table
 
 

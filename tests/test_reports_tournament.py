@@ -3,7 +3,7 @@ from verify.challenges.contract import Reply
 from verify.challenges.maze.match import Match
 from verify.challenges.maze.model import Maze
 from verify.challenges.maze.play import BuiltMaze
-from verify.challenges.maze.tournament import MatchOutcome, TournamentResult
+from verify.challenges.maze.tournament import MatchOutcome, TournamentResult, board_of
 from verify.reports.tournament import render_markdown, render_table
 
 
@@ -19,9 +19,9 @@ def _result(matches: int) -> TournamentResult:
 
 
 def test_one_match_is_singular():
-    assert "; 1 match\n" in render_markdown(_result(1)) and "1 matches" not in render_markdown(_result(1))
-    assert render_table(_result(1)).startswith("Maze tournament: sizes 4; seeds 1; 1 match\n")
+    assert "; 1 match\n" in render_markdown(board_of(_result(1))) and "1 matches" not in render_markdown(board_of(_result(1)))
+    assert render_table(board_of(_result(1))).startswith("Maze tournament: sizes 4; seeds 1; 1 match\n")
 
 
 def test_several_matches_are_plural():
-    assert "; 2 matches\n" in render_markdown(_result(2))
+    assert "; 2 matches\n" in render_markdown(board_of(_result(2)))

@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from verify.runner import Limits, Program
 from verify.verdict import Verdict
@@ -198,6 +198,20 @@ class Contest(ABC):
             raise TypeError(f"{self.presenter} is not a Presenter")
         return found
 
+    tournament: ClassVar[str] = ""
+    """King of the Hill: the contest's :class:`Tournament`, as ``"module:attribute"``, imported only
+    when one is played (``verify koth <name>``); ``""``: entries do not meet each other."""
+
+    def load_tournament(self) -> Tournament[Any] | None:
+        """The contest's :class:`Tournament` (see :attr:`tournament`), or None."""
+        if not self.tournament:
+            return None
+        module, _, attribute = self.tournament.partition(":")
+        found = getattr(importlib.import_module(module), attribute)
+        if not isinstance(found, Tournament):
+            raise TypeError(f"{self.tournament} is not a Tournament")
+        return found
+
 
 @dataclass(frozen=True)
 class FuzzBudget:
@@ -335,3 +349,127 @@ class Presenter:
     def tournament_board(self, result: Any, pages: PagePlace) -> Page | None:
         """The index's section for a tournament's ``result`` (its match pages placed in ``pages``)."""
         return None
+
+
+# ---------------------------------------------------------------- a King-of-the-Hill tournament
+
+@dataclass(frozen=True)
+class Contestant:
+    """An entry in a tournament: its name and its parsed contest table."""
+
+    name: str
+    options: Any
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of a board: a contestant, its score (None: nothing to average), the games it
+    counts, and the board's other columns."""
+
+    name: str
+    score: float | None
+    games: int
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A ranked board. ``columns``: after the rank, the name and the score, each ``(key,
+    header)``, a key of :attr:`Standing.detail` or ``"games"``. ``caption``: the text table's
+    words beside the title; ``about``: Markdown's sentence under it."""
+
+    title: str
+    name_header: str
+    columns: tuple[tuple[str, str], ...]
+    standings: Sequence[Standing]
+    caption: str = ""
+    about: str = ""
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A score per (row, column) contestant pair; a missing pair is shown as a dash."""
+
+    title: str
+    corner: str
+    rows: Sequence[str]
+    columns: Sequence[str]
+    scores: Mapping[str, Mapping[str, float | None]]
+    caption: str = ""
+    about: str = ""
+
+
+@dataclass(frozen=True)
+class Standings:
+    """What a tournament ends with, for every report: its boards and matrices, the JSON form
+    (``record``) and the contest's own result, for its :class:`Presenter`."""
+
+    title: str
+    intro: str
+    boards: Sequence[Board]
+    matrices: Sequence[Matrix] = ()
+    record: Mapping[str, Any] = field(default_factory=dict)
+    result: Any = None
+
+
+@dataclass(frozen=True)
+class TournamentOption:
+    """An option of ``verify koth <contest>`` of the contest's own: ``--name TEXT``, given to
+    :meth:`Tournament.parse_options` as text (None when not given and without a default)."""
+
+    name: str
+    help: str
+    default: str | None = None
+
+
+Opts = TypeVar("Opts")
+
+
+class Tournament(ABC, Generic[Opts]):
+    """King of the Hill: what the core's driver asks of a contest. Pure: it never starts a
+    process of its own, its matches run over the :class:`Grader`.
+
+    The driver builds every program first, then plays :attr:`stages` rounds of jobs: the jobs
+    of a stage are scheduled from the results of the stages before (the maze builds each
+    architect's mazes, then has the solvers walk them). A job is plain, hashable data (it may
+    be pickled to a cluster's worker), and so is the result of :meth:`play`."""
+
+    stages: ClassVar[int] = 1
+    options: ClassVar[tuple[TournamentOption, ...]] = ()
+
+    @abstractmethod
+    def parse_options(self, values: Mapping[str, str | None]) -> Opts:
+        """The tournament's options from the text of :attr:`options` (keyed by their names
+        without the dashes, ``-`` as ``_``); a VerifyError naming the option when one is bad."""
+
+    @abstractmethod
+    def schedule(self, stage: int, contestants: Sequence[Contestant], options: Opts,
+                 broken: Mapping[Program, str], earlier: Sequence[Sequence[Any]]) -> Sequence[Hashable]:
+        """The jobs of ``stage`` (from 0): ``broken`` says why a program cannot run; ``earlier``
+        holds the results of each stage before, in the order of its jobs."""
+
+    @abstractmethod
+    def play(self, grader: Grader, job: Any, log: Path | None) -> Any:
+        """One job over the grader; its log (JSON lines) written to ``log`` when given."""
+
+    @abstractmethod
+    def standings(self, contestants: Sequence[Contestant], options: Opts,
+                  results: Sequence[Sequence[Any]]) -> Standings:
+        """The boards, from every stage's results (each in the order of its jobs)."""
+
+    def programs(self, job: Any) -> Sequence[Program]:
+        """The programs ``job`` runs: a worker checks their folders are the ones loaded."""
+        return ()
+
+    def describe(self, job: Any, result: Any) -> str:
+        """One progress line for a job done."""
+        return str(job)
+
+    def log_name(self, job: Any) -> str | None:
+        """Where ``job`` logs, as a path under the tournament's log folder (None: no log)."""
+        return None
+
+    def cost(self, job: Any) -> float:
+        """How long ``job`` takes, relatively: the costliest of a stage start first, so that every
+        worker stays busy to the end."""
+        return 1.0

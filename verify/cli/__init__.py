@@ -27,6 +27,7 @@ CORE_COMMANDS = {
     "results": "verify.cli.results:results",
     "fuzz": "verify.cli.fuzz:fuzz",
 }
+TOURNAMENT_COMMAND = "verify.cli.koth:koth_command"
 CONTEST_GROUPS = {
     "judge": "Judge a saved output offline (no program is run).",
     "solve": "Solve a puzzle with a contest's reference solver.",
@@ -54,6 +55,8 @@ def _contest_commands(kind: str) -> dict[str, str]:
             continue
         if path:
             found[name] = path
+        elif kind == "koth" and challenges.get(name).tournament:
+            found[name] = TOURNAMENT_COMMAND
     return found
 
 
@@ -63,6 +66,9 @@ def _contest_command(contest: str, kind: str) -> click.Command | None:
     if contest not in challenges.names():
         return None
     path = challenges.get(contest).commands.get(kind)
+    if not path and kind == "koth" and challenges.get(contest).tournament:
+        from verify.cli.koth import koth_command  # any contest with a Tournament: the core's driver
+        return koth_command(challenges.get(contest))
     return load_command(path) if path else None
 
 

@@ -27,11 +27,11 @@ from typing import Any
 from verify.challenges.contract import BatchTask, InteractiveTask, Task, TestCase
 from verify.entries import Entry, entry_label, load_entry
 from verify.errors import EntryError, InputError, JudgeFailure, VerifyError
-from verify.files import folder_digest
 from verify.grading import Grader, Runner, build_failure, grade_batch, grade_interactive
 from verify.grading.batch import case_task
 from verify.grading.executor import Executor
 from verify.grading.verdicts import judge_crash
+from verify.pipeline.guard import WorkerMismatch, check_same_files, loaded_digest
 from verify.results import CaseResult, CheckResult
 from verify.runner import Limits, Program
 from verify.verdict import Verdict
@@ -159,10 +159,6 @@ def task_digest(task: Job) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
 
-class WorkerMismatch(VerifyError):
-    """A worker found other files than the ones loaded here: nothing it would report counts."""
-
-
 @dataclass(frozen=True)
 class CaseJob:
     """One (entry, task) job as plain data; ``task`` travels only within this process."""
@@ -190,12 +186,9 @@ def _tasks_at(folder: Path, digest: str, testcases: Path | None, patterns: tuple
     """The tasks of the entry at ``folder`` as a worker finds it (once per worker and entry)."""
     try:
         entry = load_entry(folder)
-        found = folder_digest(entry.folder)
     except VerifyError as error:
         raise WorkerMismatch(f"{folder}: {error} (is it on a filesystem the workers share?)") from None
-    if found != digest:
-        raise WorkerMismatch(f"{folder}: the entry's files differ from the ones the check loaded "
-                             "(a filesystem the workers share, unchanged during the check, is needed)")
+    check_same_files(entry.folder, digest, "the check")
     return _entry_tasks(entry, testcases, patterns)[0]
 
 
@@ -247,10 +240,7 @@ def case_jobs(checks: list[EntryCheck], testcases: Path | None, patterns: Sequen
         entry = check.entry
         if check.error is not None or entry is None:
             continue
-        try:
-            digest = folder_digest(entry.folder)
-        except VerifyError:         # changed since it was loaded: runs here from what was loaded, a worker refuses
-            digest = ""
+        digest = loaded_digest(entry.folder)
         root = default_testcases_root(entry, testcases) if entry.program is not None else None
         for index, task in enumerate(check.tasks):
             jobs.append(CaseJob(check.label, entry.folder, digest, root.absolute() if root else None,

@@ -25,9 +25,9 @@ class MazeChallenge(Contest):
     name = "maze"
     title = "Inception maze"
     scoring = Scoring.TOURNAMENT
-    commands = {"koth": "verify.cli.maze:koth_maze", "gen": "verify.cli.maze:gen_maze",
-                "": "verify.cli.maze:maze_group"}
+    commands = {"gen": "verify.cli.maze:gen_maze", "": "verify.cli.maze:maze_group"}
     presenter = "verify.challenges.maze.presenter:PRESENTER"
+    tournament = "verify.challenges.maze.tournament:TOURNAMENT"
 
     def parse_options(self, entry: str, table: dict[str, Any], folder: Path) -> MazeRoles:
         return parse_roles(entry, table, folder)

@@ -6,40 +6,40 @@ architects"). Architect score = mean over all its (maze, solver) pairs, a
 forfeited maze counting 0 against every solver; solver score = mean over the
 mazes it walked (forfeited mazes excluded).
 
-The work is three rounds of jobs handed to the core (``Grader.map``): every program
-built once, then every maze, then every walk of a maze that exists. Each job is a
-module-level function over plain data returning the JSON form of its result, so the
-core may run it in a thread here (``jobs`` at once) or on a cluster's worker; results
-come back in the jobs' order and are sorted by key, so the same seeds give the same
-tables however many workers ran them and in whatever order they finished.
+:class:`MazeTournament` is the contest's side of the core's driver
+(:mod:`verify.pipeline.tournament`): two stages of plain-data jobs, every maze
+(:class:`MazeJob`), then every walk of a maze that exists (:class:`MatchJob`), each
+played over the grader and returning the JSON form of its result; the boards come
+from :class:`TournamentResult`, whose matches are sorted by key, so the same seeds
+give the same tables.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from verify.challenges.contract import Grader
+from verify.challenges.contract import (
+    Board,
+    Contestant,
+    Grader,
+    Matrix,
+    Standing,
+    Standings,
+    Tournament,
+    TournamentOption,
+)
 from verify.challenges.maze.match import DEFAULT_PATIENCE, Match, MatchResult, step_limit
 from verify.challenges.maze.matchlog import LogWriter
 from verify.challenges.maze.model import CONTEST_SIZES
 from verify.challenges.maze.play import BuiltMaze, MazeLimits, build_maze, solver_mode
 from verify.challenges.maze.roles import MazeRoles
 from verify.errors import VerifyError
-from verify.files import folder_digest
-from verify.report_escape import one_line
 from verify.runner import Program
 from verify.verdict import Status
-
-
-@dataclass(frozen=True)
-class Contestant:
-    name: str
-    roles: MazeRoles
 
 
 @dataclass
@@ -65,14 +65,6 @@ class MatchOutcome:
                              record["architect_score"], record["solver_score"], record["ended"])
         log = Path(record["log"]) if record.get("log") is not None else None
         return cls(record["architect"], record["solver"], record["size"], record["seed"], result, log)
-
-
-@dataclass
-class Standing:
-    name: str
-    score: float | None            # None: nothing to average
-    games: int                     # (maze, solver) pairs for an architect; mazes walked for a solver
-    detail: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -157,28 +149,51 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
-class FilesDiffer(VerifyError):
-    """A job sees other entry files than the tournament loaded (a worker without the shared folder)."""
-
-
-def _digest(folder: Path) -> str:
+def _int_list(option: str, text: str) -> list[int]:
     try:
-        return folder_digest(folder)
-    except VerifyError:             # changed or gone since it was loaded: no job will find it the same
-        return ""
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise VerifyError(f"{option}: expected comma-separated integers, not {text!r}") from None
+    if not values:
+        raise VerifyError(f"{option}: empty")
+    return values
 
 
-@lru_cache(maxsize=64)
-def _check_files(folder: Path, digest: str) -> None:
-    """Once per process and entry: the folder a job is about to run is the one the tournament loaded."""
-    if _digest(folder) != digest:
-        raise FilesDiffer(f"{folder}: the entry's files differ from the ones the tournament loaded "
-                          "(a filesystem the workers share, unchanged during the tournament, is needed)")
+def size_range(text: str) -> range:
+    """``LOW..HIGH`` (``--size-range``) as a range of sizes."""
+    low, sep, high = text.partition("..")
+    try:
+        lo, hi = int(low), int(high)
+    except ValueError:
+        raise VerifyError(f"--size-range: expected LOW..HIGH, not {text!r}") from None
+    if not sep or not 2 <= lo <= hi:
+        raise VerifyError(f"--size-range: expected LOW..HIGH with 2 <= LOW <= HIGH, not {text!r}")
+    return range(lo, hi + 1)
 
 
-def _broken(grader: Grader, program: Program) -> str | None:
-    """A job: build ``program`` once (cached) and say why it cannot run, or None."""
-    return grader.broken(program)
+def _number(option: str, text: str, low: float, kind: type[float] | type[int]) -> float:
+    try:
+        value = kind(text)
+    except ValueError:
+        raise VerifyError(f"{option}: expected a number, not {text!r}") from None
+    if value < low:
+        raise VerifyError(f"{option}: {text} is below {low}")
+    return value
+
+
+@dataclass(frozen=True)
+class MazeOptions:
+    """What a maze tournament plays: its sizes and seeds, the runs' limits, the solvers' patience."""
+
+    sizes: tuple[int, ...]
+    seeds: tuple[int, ...]
+    limits: MazeLimits = MazeLimits()
+    patience: int = DEFAULT_PATIENCE
+
+    def __post_init__(self) -> None:
+        for size in self.sizes:
+            if size not in self.limits.sizes:
+                raise VerifyError(f"size {size} is outside {self.limits.sizes.start}..{self.limits.sizes.stop - 1}")
 
 
 @dataclass(frozen=True)
@@ -191,17 +206,6 @@ class MazeJob:
     seed: int
     limits: MazeLimits
     broken: str | None              # why the architect cannot run (it does not build): a forfeit
-    digest: str = ""                # of the architect's folder, as the tournament loaded it
-
-
-def _maze(grader: Grader, job: MazeJob) -> dict[str, Any]:
-    """A job: the maze (or the forfeit), in its JSON form."""
-    if job.broken is not None or job.program is None:
-        built = BuiltMaze(job.size, job.seed, None, job.broken, status=Status.COMPILE_ERROR)
-    else:
-        _check_files(job.program.folder, job.digest)
-        built = build_maze(grader, job.program, job.size, job.seed, job.limits)
-    return built.to_json()
 
 
 @dataclass(frozen=True)
@@ -212,26 +216,29 @@ class MatchJob:
     maze: BuiltMaze
     solver: Contestant
     limits: MazeLimits
-    log: Path | None
     patience: int
     broken: str | None
-    digest: str = ""                # of the solver's folder, as the tournament loaded it
 
 
-def _match(grader: Grader, job: MatchJob) -> dict[str, Any]:
-    """A job: the walk, in its JSON form (its log written where ``job.log`` says)."""
-    if job.broken is None and job.solver.roles.solver is not None:
-        _check_files(job.solver.roles.solver.folder, job.digest)
-    return play_match(grader, job.maze_key, job.maze, job.solver, job.limits, job.log, job.patience,
-                      job.broken).to_json()
+def play_maze(grader: Grader, job: MazeJob, log_path: Path | None) -> dict[str, Any]:
+    """The maze (or the forfeit), in its JSON form, logged where ``log_path`` says."""
+    if job.broken is not None or job.program is None:
+        built = BuiltMaze(job.size, job.seed, None, job.broken, status=Status.COMPILE_ERROR)
+    else:
+        built = build_maze(grader, job.program, job.size, job.seed, job.limits)
+    record = built.to_json()
+    with LogWriter(log_path) as log:
+        log({"type": "architect", "architect": job.architect, **{k: v for k, v in record.items() if k != "type"}})
+    return record
 
 
 def play_match(grader: Grader, maze_key: tuple[str, int, int], built: BuiltMaze, solver: Contestant,
                limits: MazeLimits, log_path: Path | None, patience: int, broken: str | None = None) -> MatchOutcome:
     architect, size, seed = maze_key
-    assert built.maze is not None and solver.roles.solver is not None
+    roles: MazeRoles = solver.options
+    assert built.maze is not None and roles.solver is not None
     match = Match(built.maze)
-    persistent = solver.roles.persistent
+    persistent = roles.persistent
     with LogWriter(log_path) as log:
         log({"type": "match", "architect": architect, "solver": solver.name, "size": size, "seed": seed,
              "mode": solver_mode(persistent), "step_limit": match.limit})
@@ -241,70 +248,120 @@ def play_match(grader: Grader, maze_key: tuple[str, int, int], built: BuiltMaze,
             result = match.result(broken)
             log(result.to_json())
         else:
-            with grader.interactive(solver.roles.solver, persistent, limits.solver(persistent),
+            with grader.interactive(roles.solver, persistent, limits.solver(persistent),
                                     limits.step_timeout) as ask:
                 result = match.play(ask, log, patience)
     return MatchOutcome(architect, solver.name, size, seed, result, log_path)
 
 
-def run_tournament(grader: Grader, contestants: list[Contestant], sizes: list[int], seeds: list[int], *,
-                   jobs: int = 2, limits: MazeLimits = MazeLimits(), log_dir: Path | None = None,
-                   patience: int = DEFAULT_PATIENCE,
-                   progress: Callable[[str], None] = lambda message: None) -> TournamentResult:
-    names = [c.name for c in contestants]
-    if len(set(names)) != len(names):
-        raise VerifyError(f"two entries share a name: {sorted(n for n in names if names.count(n) > 1)[0]!r}")
-    for size in sizes:
-        if size not in limits.sizes:
-            raise VerifyError(f"size {size} is outside {limits.sizes.start}..{limits.sizes.stop - 1}")
-    architects = sorted(c.name for c in contestants if c.roles.architect is not None)
-    solvers = sorted(c.name for c in contestants if c.roles.solver is not None)
-    by_name = {c.name: c for c in contestants}
-    roles = [(c.name, role, program) for c in contestants
-             for role, program in (("architect", c.roles.architect), ("solver", c.roles.solver)) if program is not None]
-    programs = sorted({program for _, _, program in roles}, key=str)
-    digests = {program.folder: _digest(program.folder) for program in programs}
-    failures = dict(zip(programs, grader.map(_broken, programs, jobs), strict=True))
-    broken = {(name, role): failures[program] for name, role, program in roles if failures[program] is not None}
+class MazeTournament(Tournament[MazeOptions]):
+    """Stage 0: every architect's mazes; stage 1: every other entry's solver in each maze built."""
 
-    counted = {"mazes": 0, "matches": 0}      # jobs done, for the progress lines
+    stages = 2
+    options = (
+        TournamentOption("--sizes", "Maze sizes, comma-separated.", "15,20"),
+        TournamentOption("--seeds", "Seeds given to the architects, comma-separated.", "1,2"),
+        TournamentOption("--step-timeout", "Seconds a solver may take per step.", "2.0"),
+        TournamentOption("--patience", "Abandon a solver after this many failed steps in a row (0: never) "
+                         f"[default: {DEFAULT_PATIENCE}]."),
+        TournamentOption("--size-range", "Sizes allowed (the contest's 15..50; smaller for quick trials).",
+                         f"{CONTEST_SIZES.start}..{CONTEST_SIZES.stop - 1}"),
+    )
 
-    def maze_done(index: int, record: dict[str, Any]) -> None:
-        job = maze_jobs[index]
-        if log_dir is not None:
-            with LogWriter(log_dir / "mazes" / f"{_safe(job.architect)}-{job.size}-{job.seed}.jsonl") as log:
-                log({"type": "architect", "architect": job.architect,
-                     **{k: v for k, v in record.items() if k != "type"}})
-        counted["mazes"] += 1
-        progress(one_line(f"[{counted['mazes']}/{len(maze_jobs)}] maze {job.architect} size {job.size} "
-                          f"seed {job.seed}: " + ("ok" if "maze" in record else f"forfeit: {record.get('forfeit')}")))
+    def parse_options(self, values: Mapping[str, str | None]) -> MazeOptions:
+        step_timeout = _number("--step-timeout", values.get("step_timeout") or "2.0", 0.01, float)
+        patience = values.get("patience")
+        limits = MazeLimits(step_timeout=step_timeout, sizes=size_range(values.get("size_range") or "15..50"))
+        return MazeOptions(tuple(_int_list("--sizes", values.get("sizes") or "")),
+                           tuple(_int_list("--seeds", values.get("seeds") or "")), limits,
+                           DEFAULT_PATIENCE if patience is None else int(_number("--patience", patience, 0, int)))
 
-    maze_keys = [(a, size, seed) for a in architects for size in sizes for seed in seeds]
-    maze_jobs = []
-    for name, size, seed in maze_keys:
-        architect = by_name[name].roles.architect
-        maze_jobs.append(MazeJob(name, architect, size, seed, limits, broken.get((name, "architect")),
-                                 digests[architect.folder] if architect is not None else ""))
-    mazes = {key: BuiltMaze.from_json(record, limits.sizes)
-             for key, record in zip(maze_keys, grader.map(_maze, maze_jobs, jobs, maze_done), strict=True)}
+    def schedule(self, stage: int, contestants: Sequence[Contestant], options: MazeOptions,
+                 broken: Mapping[Program, str], earlier: Sequence[Sequence[Any]]) -> list[MazeJob] | list[MatchJob]:
+        if stage == 0:
+            return [MazeJob(c.name, c.options.architect, size, seed, options.limits,
+                            broken.get(c.options.architect))
+                    for c in _architects(contestants) for size in options.sizes for seed in options.seeds]
+        mazes = _mazes(contestants, options, earlier[0])
+        solvers = _solvers(contestants)
+        return [MatchJob(key, built, solver, options.limits, options.patience, broken.get(solver.options.solver))
+                for key, built in mazes.items() if built.maze is not None
+                for solver in solvers if solver.name != key[0]]
 
-    def match_done(index: int, record: dict[str, Any]) -> None:
-        (architect, size, seed), solver = match_jobs[index].maze_key, match_jobs[index].solver.name
-        counted["matches"] += 1
-        progress(one_line(f"[{counted['matches']}/{len(match_jobs)}] {solver} in {architect}'s maze size {size} "
-                          f"seed {seed}: {record['ended']} ({record['steps']} steps)"))
+    def play(self, grader: Grader, job: MazeJob | MatchJob, log: Path | None) -> dict[str, Any]:
+        if isinstance(job, MazeJob):
+            return play_maze(grader, job, log)
+        return play_match(grader, job.maze_key, job.maze, job.solver, job.limits, log, job.patience,
+                          job.broken).to_json()
 
-    def log_path(key: tuple[str, int, int], solver: str) -> Path | None:
-        if log_dir is None:
-            return None
-        return log_dir / "matches" / f"{_safe(key[0])}-{key[1]}-{key[2]}--{_safe(solver)}.jsonl"
+    def programs(self, job: MazeJob | MatchJob) -> list[Program]:
+        if job.broken is not None:
+            return []
+        program = job.program if isinstance(job, MazeJob) else job.solver.options.solver
+        return [program] if program is not None else []
 
-    solver_digests = {name: digests[c.roles.solver.folder] for name, c in by_name.items() if c.roles.solver is not None}
-    match_jobs = [MatchJob(key, mazes[key], by_name[solver], limits, log_path(key, solver), patience,
-                           broken.get((solver, "solver")), solver_digests[solver])
-                  for key in maze_keys if mazes[key].maze is not None for solver in solvers if solver != key[0]]
-    # the longest walks first (bigger mazes), so that every worker stays busy to the end
-    match_jobs.sort(key=lambda job: -step_limit(job.maze_key[1]))
-    matches = [MatchOutcome.from_json(record) for record in grader.map(_match, match_jobs, jobs, match_done)]
-    matches.sort(key=lambda m: (m.architect, m.size, m.seed, m.solver))
-    return TournamentResult(list(sizes), list(seeds), architects, solvers, mazes, matches)
+    def describe(self, job: MazeJob | MatchJob, result: dict[str, Any]) -> str:
+        if isinstance(job, MazeJob):
+            return (f"maze {job.architect} size {job.size} seed {job.seed}: "
+                    + ("ok" if "maze" in result else f"forfeit: {result.get('forfeit')}"))
+        architect, size, seed = job.maze_key
+        return (f"{job.solver.name} in {architect}'s maze size {size} seed {seed}: "
+                f"{result['ended']} ({result['steps']} steps)")
+
+    def log_name(self, job: MazeJob | MatchJob) -> str:
+        if isinstance(job, MazeJob):
+            return f"mazes/{_safe(job.architect)}-{job.size}-{job.seed}.jsonl"
+        architect, size, seed = job.maze_key
+        return f"matches/{_safe(architect)}-{size}-{seed}--{_safe(job.solver.name)}.jsonl"
+
+    def cost(self, job: MazeJob | MatchJob) -> float:
+        # the longest walks first (bigger mazes); the mazes in their order
+        return 0.0 if isinstance(job, MazeJob) else float(step_limit(job.maze_key[1]))
+
+    def standings(self, contestants: Sequence[Contestant], options: MazeOptions,
+                  results: Sequence[Sequence[Any]]) -> Standings:
+        mazes = _mazes(contestants, options, results[0])
+        matches = sorted((MatchOutcome.from_json(record) for record in results[1]),
+                         key=lambda m: (m.architect, m.size, m.seed, m.solver))
+        result = TournamentResult(list(options.sizes), list(options.seeds),
+                                  [c.name for c in _architects(contestants)],
+                                  [c.name for c in _solvers(contestants)], mazes, matches)
+        return board_of(result)
+
+
+def _architects(contestants: Sequence[Contestant]) -> list[Contestant]:
+    return sorted((c for c in contestants if c.options.architect is not None), key=lambda c: c.name)
+
+
+def _solvers(contestants: Sequence[Contestant]) -> list[Contestant]:
+    return sorted((c for c in contestants if c.options.solver is not None), key=lambda c: c.name)
+
+
+def _mazes(contestants: Sequence[Contestant], options: MazeOptions,
+           built: Sequence[dict[str, Any]]) -> dict[tuple[str, int, int], BuiltMaze]:
+    keys = [(c.name, size, seed) for c in _architects(contestants) for size in options.sizes for seed in options.seeds]
+    return {key: BuiltMaze.from_json(record, options.limits.sizes) for key, record in zip(keys, built, strict=True)}
+
+
+def board_of(result: TournamentResult) -> Standings:
+    """The reports' view of a tournament: both boards and the architect x solver matrix."""
+    matrix = result.matrix()
+    count = len(result.matches)
+    return Standings(
+        "Maze tournament",
+        f"sizes {', '.join(map(str, result.sizes))}; seeds {', '.join(map(str, result.seeds))}; "
+        f"{count} {'match' if count == 1 else 'matches'}",
+        [Board("Architects", "architect", (("mazes", "mazes"), ("forfeits", "forfeits"), ("games", "pairs")),
+               result.architect_board(), "mean steps / max(dist, #walls); forfeits count 0",
+               "Mean of steps / max(dist, #walls) over every maze and solver; a forfeit counts 0."),
+         Board("Solvers", "solver", (("games", "mazes"), ("arrived", "arrived"), ("failed_steps", "failed steps")),
+               result.solver_board(), "mean max(dist, #walls) / steps",
+               "Mean of max(dist, #walls) / steps over every maze walked.")],
+        [Matrix("Architect score by pairing", "architect \\ solver", result.architects, result.solvers,
+                {arch: {solver: cell["architect_score"] for solver, cell in row.items()}
+                 for arch, row in matrix.items()},
+                "— : an entry does not walk its own mazes")],
+        result.to_json(), result)
+
+
+TOURNAMENT = MazeTournament()

@@ -4,6 +4,7 @@ Every puzzle is unique, and its difficulty (search nodes) is reported."""
 from __future__ import annotations
 
 import random
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -13,7 +14,17 @@ from hypothesis import strategies as st
 from verify.challenges.arrows.generator import Generated, board_of_path, generate, generate_puzzle, random_path
 from verify.challenges.arrows.model import parse_text
 from verify.challenges.arrows.naive import naive_solutions
-from verify.challenges.arrows.solver import Deduction, SolveStats, _transpose, count_solutions, deduces, solutions
+from verify.challenges.arrows import kernel
+from verify.challenges.arrows.solver import (
+    Deduction,
+    SearchBudgetExceeded,
+    SolveStats,
+    _transpose,
+    count_solutions,
+    deduces,
+    geometry,
+    solutions,
+)
 from verify.cli import main
 from verify.errors import InputError
 
@@ -150,10 +161,57 @@ SEARCH_FIGURES = {
 }
 
 
-def test_the_solver_searches_the_contest_cases_as_it_always_did():
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_solver_searches_the_contest_cases_as_it_always_did(compiled):
     from pathlib import Path
     folder = Path(__file__).resolve().parents[1] / "testcases" / "arrows"
     for name, figures in SEARCH_FIGURES.items():
         stats = SolveStats()
-        assert len(solutions(parse_text((folder / f"{name}.txt").read_text()), 2, stats)) == 1
+        assert len(solutions(parse_text((folder / f"{name}.txt").read_text()), 2, stats, kernel=compiled)) == 1
         assert (stats.nodes, stats.branches) == figures, name
+
+
+HAS_COMPILER = any(shutil.which(name) for name in ("cc", "gcc", "clang"))
+
+
+@pytest.mark.skipif(not HAS_COMPILER, reason="no C compiler: the pure-Python propagation alone")
+def test_the_compiled_propagation_loads_where_there_is_a_compiler():
+    board = board_of_path(4, 4, random_path(4, 4, random.Random(1)))
+    assert kernel.library() is not None
+    assert isinstance(geometry(board), kernel.KernelGeometry)
+    assert not isinstance(geometry(board, kernel=False), kernel.KernelGeometry)
+
+
+@pytest.mark.skipif(not HAS_COMPILER, reason="no C compiler: nothing to compare")
+@pytest.mark.parametrize("rows, cols, seeds, hard", [
+    (1, 2, 2, False), (2, 7, 4, False), (5, 5, 4, False), (5, 5, 4, True), (8, 8, 3, False),
+    (7, 9, 2, True), (10, 10, 2, False), (12, 12, 1, False),
+])
+def test_the_compiled_and_the_python_propagation_give_the_same_puzzles(rows, cols, seeds, hard):
+    """Bitsets of one, two and three words; the slides for many cells; the search of ``hard``."""
+    for seed in range(seeds):
+        compiled = generate_puzzle(rows, cols, seed, hard=hard, max_nodes=30)
+        python = generate_puzzle(rows, cols, seed, hard=hard, max_nodes=30, kernel=False)
+        assert compiled == python, (rows, cols, seed)
+
+
+@pytest.mark.skipif(not HAS_COMPILER, reason="no C compiler: nothing to compare")
+@settings(deadline=None, max_examples=60)
+@given(rows=st.integers(1, 9), cols=st.integers(2, 9), seed=st.integers(0, 10**6), data=st.data())
+def test_the_compiled_and_the_python_search_agree_step_by_step(rows, cols, seed, data):
+    """Any givens (1 given or not, too few for uniqueness, contradicting): the same solutions, nodes and branches."""
+    full = board_of_path(rows, cols, random_path(rows, cols, random.Random(seed)))
+    keep = data.draw(st.lists(st.integers(0, 3), min_size=full.size, max_size=full.size))
+    numbers = [n if k == 0 else 0 if k < 3 else (n % full.size) + 1 for n, k in zip(full.numbers, keep, strict=True)]
+    numbers = [n if numbers.count(n) == 1 or n == 0 else 0 for n in numbers]
+    numbers[full.last_cell] = full.size
+    puzzle = full.with_numbers(numbers)
+    figures = []
+    for compiled in (True, False):
+        stats = SolveStats()
+        try:
+            found = solutions(puzzle, 3, stats, max_nodes=400, kernel=compiled)
+        except SearchBudgetExceeded:
+            found = None
+        figures.append((found, stats.nodes, stats.branches))
+    assert figures[0] == figures[1]

@@ -18,8 +18,7 @@ import threading
 from functools import cache
 from typing import Any
 
-from verify.challenges.arrows.model import Puzzle
-from verify.challenges.arrows.solver import _Contradiction
+from verify.challenges.arrows.model import Contradiction, Puzzle
 
 MOVE_KINDS = ("link", "number")     # kernel.c's MOVE_LINK, MOVE_NUMBER
 _WORDS = ctypes.POINTER(ctypes.c_uint64)
@@ -69,7 +68,7 @@ class KernelGeometry:
     def start(self, puzzle: Puzzle) -> Any:
         state = self.state_type()
         if self.lib.arrows_state_init(self.geo, state, (ctypes.c_int32 * self.size)(*puzzle.numbers)) < 0:
-            raise _Contradiction
+            raise Contradiction
         return state
 
     def copy(self, state: Any) -> Any:
@@ -80,7 +79,7 @@ class KernelGeometry:
         if count < 0:
             if count < -1:
                 raise MemoryError("the arrows kernel could not allocate its work space")
-            raise _Contradiction
+            raise Contradiction
         if count == 0:
             return None
         flat = self.moves[:3 * count]
@@ -89,7 +88,7 @@ class KernelGeometry:
     def apply(self, state: Any, move: tuple[str, int, int]) -> None:
         kind, first, second = move
         if self.lib.arrows_apply(self.geo, state, MOVE_KINDS.index(kind), first, second) < 0:
-            raise _Contradiction
+            raise Contradiction
 
     def number(self, state: Any, cell: int) -> int:
         return memoryview(state).cast("B").cast("i")[self.num_offset + cell]

@@ -46,6 +46,10 @@ MAX_CELLS = 10_000  # far above any contest board; bounds memory of a hostile in
 MAX_PUZZLE_BYTES = 1 << 20  # a puzzle file: 10,000 cells take about 100 KiB
 
 
+class Contradiction(Exception):
+    """Numbers or links that cannot all hold: no solution extends them (the solvers' signal)."""
+
+
 def direction_name(direction: int, notation: str = "english") -> str:
     return "" if direction == NO_ARROW else NOTATIONS[notation][direction]
 

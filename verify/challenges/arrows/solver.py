@@ -45,16 +45,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Union
 
-from verify.challenges.arrows.model import NO_ARROW, STEPS, Puzzle
+from verify.challenges.arrows.model import NO_ARROW, STEPS, Contradiction, Puzzle
 
 if TYPE_CHECKING:
     from verify.challenges.arrows.kernel import KernelGeometry
 
 FEW_CELLS = 24  # up to this many cells, rays are joined cell by cell; beyond, slid all at once
-
-
-class _Contradiction(Exception):
-    pass
 
 
 class SearchBudgetExceeded(Exception):
@@ -238,7 +234,7 @@ def _initial_state(puzzle: Puzzle, geo: _Geometry) -> _State:
 
 def _assign(state: _State, cell: int, number: int, size: int) -> None:
     if number < 1 or number > size or (state.used >> number) & 1:
-        raise _Contradiction
+        raise Contradiction
     state.num[cell] = number
     state.cell_of[number] = cell
     state.used |= 1 << number
@@ -271,7 +267,7 @@ def _link(state: _State, a: int, b: int, size: int) -> None:
             _assign(state, cell, number, size)
             number, cell = number - 1, state.prv[cell]
     elif num[a] and num[b] and num[b] != num[a] + 1:
-        raise _Contradiction
+        raise Contradiction
 
 
 def _longest_free_run(used: int, size: int) -> int:
@@ -292,7 +288,7 @@ def _assign_segment(state: _State, cell: int, number: int, size: int) -> None:
     """Give ``cell`` the number ``number``, and its whole (unnumbered) segment the numbers around it."""
     if state.num[cell]:
         if state.num[cell] != number:
-            raise _Contradiction
+            raise Contradiction
         return
     head, offset = cell, 0
     while state.prv[head] >= 0:
@@ -360,7 +356,7 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
     cell reachable from p in k steps and reaching q in y-x-k steps, through
     unnumbered cells, following known links. Returns (options per cell as a
     bitset of numbers, forced (cell, number) pairs, the free number with the
-    fewest cells as (number, cells) for branching). Raises _Contradiction.
+    fewest cells as (number, cells) for branching). Raises Contradiction.
     """
     size = geo.size
     num, nxt, prv, cell_of = state.num, state.nxt, state.prv, state.cell_of
@@ -391,7 +387,7 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
             for _ in range(1, gap):
                 layer = _one_step(layer, backward, open_heads, open_tails, prv) & free_cells
                 if not layer:
-                    raise _Contradiction
+                    raise Contradiction
                 layers_back.append(layer)
             if previous:
                 layer = 1 << cell_of[previous]
@@ -399,7 +395,7 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
                     layer = (_one_step(layer, forward, open_tails, open_heads, nxt) & free_cells
                              & layers_back[gap - step])
                     if not layer:
-                        raise _Contradiction
+                        raise Contradiction
                     record(previous + step, layer)
             else:  # 1 not placed yet: the path may start anywhere
                 for step in range(1, gap):
@@ -413,7 +409,7 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
     for cell in _bits(free_cells):
         bits = options[cell]
         if not bits:
-            raise _Contradiction
+            raise Contradiction
         if not bits & (bits - 1):
             forced.append((cell, bits.bit_length() - 1))
     return options, forced, best
@@ -455,7 +451,7 @@ def _propagate(state: _State, geo: _Geometry) -> list[_Move] | None:
     """Apply forced numbers and links until none is left.
 
     Returns None when solved, else the moves of the best branching point (fewest
-    alternatives). Raises _Contradiction. The cheap link sweeps run to a fixed
+    alternatives). Raises Contradiction. The cheap link sweeps run to a fixed
     point with the number options last computed (stale options only allow more,
     so they stay sound); the costly number options are recomputed only then.
     """
@@ -488,7 +484,7 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
     """One pass over open tails and heads, making every forced link.
 
     Returns None when something changed, else the tail's or head's alternatives
-    that are fewest (a branching point). Raises _Contradiction.
+    that are fewest (a branching point). Raises Contradiction.
     """
     size = geo.size
     succ, pred = geo.succ, geo.pred
@@ -512,7 +508,7 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
                 if len(nexts) == enough:
                     break
         if not nexts:
-            raise _Contradiction
+            raise Contradiction
         if len(nexts) == 1:
             _link(state, a, nexts[0], size)
             changed = True
@@ -538,7 +534,7 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
         if not befores:
             # nothing can come before b: its segment starts the path
             if not may_start:
-                raise _Contradiction
+                raise Contradiction
             _assign_segment(state, b, 1, size)
             changed = True
         elif len(befores) == 1 and not may_start:
@@ -569,7 +565,7 @@ def _search(state: Any, geo: Geometry, limit: int, found: list[tuple[int, ...]],
         raise SearchBudgetExceeded(f"more than {max_nodes} search nodes")
     try:
         moves = geo.propagate(state)
-    except _Contradiction:
+    except Contradiction:
         return
     if moves is None:
         found.append(geo.numbers(state))
@@ -579,7 +575,7 @@ def _search(state: Any, geo: Geometry, limit: int, found: list[tuple[int, ...]],
         child = geo.copy(state)
         try:
             geo.apply(child, move)
-        except _Contradiction:
+        except Contradiction:
             continue
         _search(child, geo, limit, found, stats, max_nodes)
         if len(found) >= limit:
@@ -598,7 +594,7 @@ def solutions(puzzle: Puzzle, limit: int = 2, stats: SolveStats | None = None,
     found: list[tuple[int, ...]] = []
     try:
         state = geo.start(puzzle)
-    except _Contradiction:
+    except Contradiction:
         return []
     depth_needed = puzzle.size + 100
     old_limit = sys.getrecursionlimit()
@@ -623,7 +619,7 @@ class Deduction:
         self.state: Any = None
         try:
             self.state = self.geo.start(puzzle)
-        except _Contradiction:
+        except Contradiction:
             self.contradiction = True
 
     def stalled(self) -> list[int] | None:
@@ -633,7 +629,7 @@ class Deduction:
             raise ValueError("the givens contradict each other")
         try:
             moves = self.geo.propagate(self.state)
-        except _Contradiction:
+        except Contradiction:
             self.contradiction = True
             raise ValueError("the givens contradict each other") from None
         if moves is None:
@@ -656,7 +652,7 @@ class Deduction:
             return
         try:
             self.geo.apply(self.state, ("number", cell, number))
-        except _Contradiction:
+        except Contradiction:
             self.contradiction = True
 
     def number(self, cell: int) -> int:

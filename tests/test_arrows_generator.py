@@ -11,10 +11,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from verify.challenges.arrows import kernel
 from verify.challenges.arrows.generator import Generated, board_of_path, generate, generate_puzzle, random_path
 from verify.challenges.arrows.model import parse_text
 from verify.challenges.arrows.naive import naive_solutions
-from verify.challenges.arrows import kernel
 from verify.challenges.arrows.solver import (
     Deduction,
     SearchBudgetExceeded,

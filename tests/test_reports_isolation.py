@@ -20,7 +20,7 @@ from verify.challenges.contract import Reply  # noqa: E402
 from verify.challenges.maze.match import Match  # noqa: E402
 from verify.challenges.maze.model import Maze  # noqa: E402
 from verify.challenges.maze.play import BuiltMaze  # noqa: E402
-from verify.challenges.maze.tournament import MatchOutcome, TournamentResult  # noqa: E402
+from verify.challenges.maze.tournament import MatchOutcome, TournamentResult, board_of  # noqa: E402
 from verify.cli import main  # noqa: E402
 from verify.golf import Standing  # noqa: E402
 from verify.reports.checks import check_report  # noqa: E402
@@ -136,13 +136,13 @@ def _tournament() -> TournamentResult:
 
 @pytest.mark.parametrize("fmt", ["table", "markdown"])
 def test_the_tournament_names_the_isolation_and_what_may_differ(fmt):
-    report = RENDERERS[fmt](_tournament(), RLIMITS)
+    report = RENDERERS[fmt](board_of(_tournament()), RLIMITS)
     assert f"isolation: {RLIMITS}" in report.splitlines() and f"verdicts may differ: {WHY}" in report.splitlines()
-    assert "verdicts may differ" not in RENDERERS[fmt](_tournament(), CGROUP)
+    assert "verdicts may differ" not in RENDERERS[fmt](board_of(_tournament()), CGROUP)
 
 
 def test_the_tournament_json_carries_the_isolation_and_its_differences():
-    data = json.loads(RENDERERS["json"](_tournament(), RLIMITS))
+    data = json.loads(RENDERERS["json"](board_of(_tournament()), RLIMITS))
     assert (data["isolation"], data["differences"]) == (RLIMITS, WHY) and data["matches"]
 
 

@@ -29,12 +29,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
 import dask  # noqa: E402
 from distributed import LocalCluster  # noqa: E402
+from maze_koth import run_tournament  # noqa: E402
 
 from verify.challenges.maze.play import MazeLimits  # noqa: E402
-from verify.challenges.maze.tournament import Contestant, MatchJob, MazeJob, run_tournament  # noqa: E402
+from verify.challenges.maze.tournament import Contestant, MatchJob, MazeJob, board_of  # noqa: E402
 from verify.entries import find_entries, load_entry  # noqa: E402
 from verify.executors.dask import DaskExecutor  # noqa: E402
 from verify.grading import Grader, LocalRunner  # noqa: E402
@@ -87,12 +89,13 @@ def estimate(grader: TimingGrader, measured_sizes: list[int], overhead_ms: float
     persistent (as the bundled entries). Steps per walk at the smallest size measured,
     scaled as size^2 (a solver that visits each cell a bounded number of times) and, as
     a bound, size^3 (the step limit's growth), never above the step limit size^3."""
-    mazes = [seconds for item, _, seconds in grader.timed if isinstance(item, MazeJob)]
+    timed = [(getattr(item, "job", item), record, seconds) for item, record, seconds in grader.timed]
+    mazes = [seconds for item, _, seconds in timed if isinstance(item, MazeJob)]
     steps: dict[tuple[bool, int], list[int]] = defaultdict(list)
     per_step: dict[bool, list[float]] = defaultdict(list)
-    for item, record, seconds in grader.timed:
+    for item, record, seconds in timed:
         if isinstance(item, MatchJob) and record["steps_taken"]:
-            persistent = item.solver.roles.persistent
+            persistent = item.solver.options.persistent
             steps[(persistent, item.maze_key[1])].append(record["steps_taken"])
             per_step[persistent].append(seconds / record["steps_taken"])
     maze_cost = statistics.fmean(mazes)
@@ -160,7 +163,7 @@ def main() -> None:
                       f"local executor (2 threads) {local_seconds:.1f} s, cluster of 2 workers "
                       f"{cluster_seconds:.1f} s, cluster / local = {ratios[-1]:.2f}; difference per job "
                       f"{(cluster_seconds - local_seconds) / jobs * 1000:+.0f} ms; identical tables: "
-                      f"{'yes' if render_table(local) == render_table(remote) else 'NO'}")
+                      f"{'yes' if render_table(board_of(local)) == render_table(board_of(remote)) else 'NO'}")
         finally:
             cluster_executor.close()
     if len(ratios) > 1:

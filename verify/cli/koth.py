@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from verify.challenges.contract import Contest, Tournament, TournamentOption
+from verify.challenges.contract import Contest, Presenter, Tournament, TournamentOption
 from verify.cli.options import cluster_option, format_option, runner_option, settings_of
 from verify.errors import VerifyError
 
@@ -87,9 +87,8 @@ def run_koth(contest: Contest, tournament: Tournament[Any], entries: tuple[Path,
     if html is not None:
         from verify.reports.isolation import differences_of
         from verify.site import write_koth_site
-        presenter = contest.load_presenter()
-        if presenter is not None:
-            write_koth_site(html, presenter, standings.result, isolation=isolation,
-                            differences=differences_of(isolation))
+        # a contest without a presenter of its own: the site's index, with no board
+        write_koth_site(html, contest.load_presenter() or Presenter(), standings.result, isolation=isolation,
+                        differences=differences_of(isolation))
     if not quiet:
         click.echo(f"match logs: {log_dir}", err=True)

@@ -1,0 +1,73 @@
+"""A King-of-the-Hill contest from outside verify (tests/fixtures/duel-contest, the example of
+docs/contests.md): ``verify koth duel`` plays it through the core's driver, from a folder given
+with --contest-path, with no edit to verify; its reports, its site, a broken entry and a bad
+option. Every run is a fresh ``verify`` process, as a user's."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = REPO / "tests" / "fixtures" / "duel-contest"
+ENTRIES = FIXTURE / "submissions" / "duel"
+
+
+def verify(*args: str, cache: Path, cwd: Path = FIXTURE) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VERIFY_CONTEST_PATH")}
+    env.update(PYTHONPATH=str(REPO), VERIFY_CACHE=str(cache), PYTHONDONTWRITEBYTECODE="1")
+    return subprocess.run([sys.executable, "-c", "from verify.cli import run; run()",
+                           "--contest-path", str(FIXTURE / "verify_duel"), *args],
+                          cwd=cwd, env=env, check=False, capture_output=True, text=True, timeout=300)
+
+
+def test_koth_duel_plays_every_pair_and_ranks_them(tmp_path):
+    done = verify("koth", "duel", "--format", "json", "--logs", str(tmp_path / "logs"), cache=tmp_path / "cache")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [p["name"] for p in report["players"]] == ["beat-last", "cycle", "rock"]
+    duels = {(d["first"], d["second"]): d for d in report["duels"]}
+    # rock always R; cycle R, P, S...; beat-last plays what beats the other's last move (P first)
+    assert duels[("cycle", "rock")]["moves"] == ["RPSRP", "RRRRR"]
+    assert duels[("cycle", "rock")]["points"] == [3.0, 2.0]
+    assert duels[("beat-last", "rock")]["points"] == [4.5, 0.5]
+    assert all(d["failures"] == [] for d in report["duels"])
+    assert "[3/3] " in done.stderr and f"match logs: {tmp_path / 'logs'}" in done.stderr
+    logged = json.loads((tmp_path / "logs" / "duels" / "cycle--rock-1.json").read_text())
+    assert logged == duels[("cycle", "rock")]
+
+
+def test_koth_duel_table_and_site(tmp_path):
+    site = tmp_path / "site"
+    done = verify("koth", "duel", "--rounds", "3", "--seeds", "1,2", "-q", "--html", str(site),
+                  cache=tmp_path / "cache")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.startswith("Duel tournament: 3 rounds; seeds 1, 2; 6 duels\n")
+    assert "Players (mean points per round)" in done.stdout and "player \\ opponent" in done.stdout
+    index = (site / "index.html").read_text()
+    assert "Rock-paper-scissors duel" in index and index.count("<li>") == 6
+    assert list((tmp_path / "cache" / "duel-logs").iterdir())        # the logs in the cache
+
+
+def test_a_player_that_crashes_loses_every_round(tmp_path):
+    crasher = tmp_path / "crasher"
+    crasher.mkdir()
+    (crasher / "crash.py").write_text("raise SystemExit(3)\n")
+    (crasher / "entry.toml").write_text('challenge = "duel"\n[duel]\nlanguage = "python"\nsource = "crash.py"\n')
+    done = verify("koth", "duel", str(ENTRIES / "rock"), str(crasher), "--rounds", "2", "--format", "json", "-q",
+                  cache=tmp_path / "cache")
+    assert done.returncode == 0, done.stderr
+    (duel,) = json.loads(done.stdout)["duels"]
+    assert duel["first"] == "crasher" and duel["points"] == [0.0, 2.0]
+    assert duel["failures"][0].startswith("round 1: crasher: runtime error: exit code 3")
+
+
+def test_bad_options_and_entries_are_one_line(tmp_path):
+    for args, message in [(["--rounds", "0"], "--rounds: 0 is below 1"),
+                          (["--seeds", "x"], "--seeds: expected a whole number, not 'x'"),
+                          ([str(REPO / "submissions" / "maze" / "theseus")], "a maze entry, not a duel entry")]:
+        done = verify("koth", "duel", *args, cache=tmp_path / "cache")
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1

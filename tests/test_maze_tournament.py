@@ -1,5 +1,6 @@
 """The tournament: leaderboards by hand, bad entries, determinism, the CLI."""
 import json
+import pickle
 import subprocess
 from pathlib import Path
 
@@ -11,7 +12,14 @@ from verify.challenges.contract import Reply
 from verify.challenges.maze.match import Match
 from verify.challenges.maze.model import ANY_SIZE, Maze
 from verify.challenges.maze.play import BuiltMaze, MazeLimits
-from verify.challenges.maze.tournament import Contestant, MatchOutcome, TournamentResult, board_of
+from verify.challenges.maze.tournament import (
+    TOURNAMENT,
+    Contestant,
+    MatchOutcome,
+    MazeOptions,
+    TournamentResult,
+    board_of,
+)
 from verify.cli import main
 from verify.entries import load_entry
 from verify.grading import FakeRun, FakeRunner, Grader, LocalRunner
@@ -196,3 +204,20 @@ def load_roles(tmp_path, name, architect=None, solver=None):
             toml += f'[maze.{role}]\nlanguage = "python"\nsource = "{source}"\n'
     (folder / "entry.toml").write_text(toml)
     return load_entry(folder).options
+
+
+def test_the_jobs_are_plain_hashable_data(tmp_path):
+    """Each job describes its match alone (which maze, size, seed, which programs): it can be sent
+    to a worker, and be a key of its result."""
+    maze = Maze(4, (0, 0), (0, 3), "0" * 12, "0" * 12)
+    contestants = [Contestant("builder", load_roles(tmp_path, "builder", architect="arch.py")),
+                   Contestant("walker", load_roles(tmp_path, "walker", solver="walk.py"))]
+    options = MazeOptions((4,), (1, 2), LIMITS)
+    mazes = TOURNAMENT.schedule(0, contestants, options, {}, [])
+    walks = TOURNAMENT.schedule(1, contestants, options, {},
+                                [[BuiltMaze(4, 1, maze).to_json(), BuiltMaze(4, 2, None, "crash").to_json()]])
+    assert [(job.size, job.seed) for job in mazes] == [(4, 1), (4, 2)]
+    assert [job.maze_key for job in walks] == [("builder", 4, 1)]        # the forfeited maze is not walked
+    for job in [*mazes, *walks]:
+        again = pickle.loads(pickle.dumps(job))
+        assert again == job and hash(again) == hash(job)

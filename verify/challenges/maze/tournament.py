@@ -34,7 +34,7 @@ from verify.challenges.contract import (
 )
 from verify.challenges.maze.match import DEFAULT_PATIENCE, Match, MatchResult, step_limit
 from verify.challenges.maze.matchlog import LogWriter
-from verify.challenges.maze.model import CONTEST_SIZES
+from verify.challenges.maze.model import CONTEST_SIZES, Maze
 from verify.challenges.maze.play import BuiltMaze, MazeLimits, build_maze, solver_mode
 from verify.challenges.maze.roles import MazeRoles
 from verify.errors import VerifyError
@@ -213,7 +213,7 @@ class MatchJob:
     """One solver in one maze (plain data)."""
 
     maze_key: tuple[str, int, int]
-    maze: BuiltMaze
+    maze: Maze
     solver: Contestant
     limits: MazeLimits
     patience: int
@@ -232,17 +232,17 @@ def play_maze(grader: Grader, job: MazeJob, log_path: Path | None) -> dict[str, 
     return record
 
 
-def play_match(grader: Grader, maze_key: tuple[str, int, int], built: BuiltMaze, solver: Contestant,
+def play_match(grader: Grader, maze_key: tuple[str, int, int], maze: Maze, solver: Contestant,
                limits: MazeLimits, log_path: Path | None, patience: int, broken: str | None = None) -> MatchOutcome:
     architect, size, seed = maze_key
     roles: MazeRoles = solver.options
-    assert built.maze is not None and roles.solver is not None
-    match = Match(built.maze)
+    assert roles.solver is not None
+    match = Match(maze)
     persistent = roles.persistent
     with LogWriter(log_path) as log:
         log({"type": "match", "architect": architect, "solver": solver.name, "size": size, "seed": seed,
              "mode": solver_mode(persistent), "step_limit": match.limit})
-        log({"type": "maze", "text": built.maze.to_text()})
+        log({"type": "maze", "text": maze.to_text()})
         if broken:
             log({"type": "event", "step": 0, "event": broken})
             result = match.result(broken)
@@ -284,7 +284,7 @@ class MazeTournament(Tournament[MazeOptions]):
                     for c in _architects(contestants) for size in options.sizes for seed in options.seeds]
         mazes = _mazes(contestants, options, earlier[0])
         solvers = _solvers(contestants)
-        return [MatchJob(key, built, solver, options.limits, options.patience, broken.get(solver.options.solver))
+        return [MatchJob(key, built.maze, solver, options.limits, options.patience, broken.get(solver.options.solver))
                 for key, built in mazes.items() if built.maze is not None
                 for solver in solvers if solver.name != key[0]]
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -67,11 +68,19 @@ def to_game_id(puzzle: Puzzle) -> str:
     return f"{puzzle.cols}x{puzzle.rows}:{cells}"
 
 
+# as a user's installation runs: bytecode written once (pip compiles it), read from then on
+ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+CPU_SECONDS: list[float] = []      # the CPU time (user + system) of each process run, in order
+
+
 def run(command: list[str]) -> tuple[float, str]:
-    """Wall seconds of a whole process, and its standard output."""
+    """Wall seconds of a whole process, and its standard output (its CPU seconds in CPU_SECONDS)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=ENVIRONMENT)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU_SECONDS.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     if done.returncode:
         raise SystemExit(f"{' '.join(command)} failed: {done.stderr[-400:]}")
     return elapsed, done.stdout
@@ -102,21 +111,25 @@ def main() -> None:
     if library() is None:
         print("note: no compiled propagation (no C compiler?): verify runs pure Python")
     command = verify_command()
-    bare, _ = run([sys.executable, "-c", "pass"])
-    for _ in range(3):
-        bare = min(bare, run([sys.executable, "-c", "pass"])[0])
+    run([*command, "gen", "arrows", "--size", "4"])       # writes the bytecode, builds the kernel if needed
+    bare = [run([sys.executable, "-c", "pass"])[0] for _ in range(5)]
+    bare_cpu = CPU_SECONDS[-5:]
     print(f"load average {os.getloadavg()[0]:.2f} at start; verify's command: {' '.join(command)}; "
-          f"a bare `python3 -c pass` takes {bare * 1000:.0f} ms (best of 4)")
+          f"a bare `python3 -c pass` takes {median(bare) * 1000:.1f} ms, CPU {median(bare_cpu) * 1000:.1f} ms "
+          "(medians of 5)")
     seeds = range(FIRST_SEED, FIRST_SEED + options.seeds)
     for size in options.sizes:
         rows = []
         ours_cli, theirs_cli, ours_gen, theirs_batch, theirs_timed = [], [], [], [], []
+        ours_cpu, theirs_cpu = [], []
         verify_puzzles, tatham_ids = [], []
         for seed in seeds:
             elapsed, out = run([*command, "gen", "arrows", "--size", str(size), "--seed", str(seed)])
             ours_cli.append(elapsed)
+            ours_cpu.append(CPU_SECONDS[-1])
             elapsed, out = run([SIGNPOST, "--generate", "1", f"{size}x{size}"])
             theirs_cli.append(elapsed)
+            theirs_cpu.append(CPU_SECONDS[-1])
             started = time.perf_counter()
             generated = generate_puzzle(size, size, seed)
             ours_gen.append(time.perf_counter() - started)
@@ -148,7 +161,9 @@ def main() -> None:
         cli_ratio = median(ours_cli) / median(theirs_cli)
         gen_ratio = median(ours_gen) / median(theirs_batch)
         rows.append(f"{size}x{size}: CLI verify {median(ours_cli) * 1000:.1f} ms, Tatham {median(theirs_cli) * 1000:.1f} ms, "
-                    f"ratio {cli_ratio:.2f} (worst {max(ours_cli) * 1000:.1f} / {max(theirs_cli) * 1000:.1f} ms)")
+                    f"ratio {cli_ratio:.2f} (worst {max(ours_cli) * 1000:.1f} / {max(theirs_cli) * 1000:.1f} ms); "
+                    f"CPU {median(ours_cpu) * 1000:.1f} / {median(theirs_cpu) * 1000:.1f} ms, "
+                    f"ratio {median(ours_cpu) / max(median(theirs_cpu), 1e-4):.2f}")
         rows.append(f"    in process: verify {median(ours_gen) * 1000:.1f} ms, Tatham {median(theirs_batch) * 1000:.1f} ms "
                     f"a puzzle of --generate 5 ({median(theirs_timed) * 1000:.1f} ms by --time-generation), "
                     f"ratio {gen_ratio:.2f} ({median(ours_gen) / median(theirs_timed):.2f} by --time-generation)")

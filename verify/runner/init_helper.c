@@ -7,7 +7,8 @@
  *   --cgroup FD        join the cgroup whose cgroup.procs is open as FD (repeatable)
  *   --private-tmp SIZE (as root) own mount and IPC namespaces with fresh tmpfs of SIZE
  *                      bytes on /tmp and /dev/shm: shared memory and temporary files die
- *                      with the run, and SysV segments are private to it
+ *                      with the run, and SysV segments are private to it; and a /proc
+ *                      that shows the program only its own uid's processes
  *   --keep PATH        with --private-tmp: this folder stays visible at its path
  *   --cpu S --memory data|as:BYTES --fsize BYTES --nofile N --nproc N   the rlimits
  *   --uid UID          COMMAND runs as UID (and gid UID, no groups); verify-init keeps its own
@@ -47,6 +48,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
@@ -66,6 +68,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -167,6 +170,19 @@ static void kill_uid(long uid) {
     if (killer > 0) while (waitpid(killer, NULL, 0) < 0 && errno == EINTR) {}
 }
 
+/* A /proc of its own that shows a process only to its own uid (and to root): the program,
+ * under a uid of its own, sees no command line, environment or status of the judge's
+ * processes or other runs'. From Linux 5.8 each mount of proc has options of its own
+ * (before, hidepid would have changed the host's /proc too: left alone there); where proc
+ * cannot be mounted (a container that masks parts of its /proc) the host's stays. */
+static void private_proc(void) {
+    struct utsname name;
+    int major = 0, minor = 0;
+    if (uname(&name) != 0 || sscanf(name.release, "%d.%d", &major, &minor) != 2 || major * 100 + minor < 508)
+        return;
+    (void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2");
+}
+
 static void private_tmp(const char *size, char **keep, int nkeep) {
     char options[64];
     int handles[MAX_LIST];
@@ -186,6 +202,7 @@ static void private_tmp(const char *size, char **keep, int nkeep) {
         if (mount(handle, keep[k], NULL, MS_BIND | MS_REC, NULL) != 0) die("bind --keep");
         close(handles[k]);
     }
+    private_proc();
 }
 
 static void add_path_rule(int ruleset, const char *path, uint64_t access) {
@@ -626,6 +643,11 @@ int main(int argc, char **argv) {
             if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid((uid_t)uid) != 0)
                 die("cannot switch uid");
         }
+        /* no capability in any set, the inheritable one too (the uid switch clears only the
+         * permitted and effective ones) */
+        struct __user_cap_header_struct cap_header = {_LINUX_CAPABILITY_VERSION_3, 0};
+        struct __user_cap_data_struct no_caps[2] = {{0, 0, 0}, {0, 0, 0}};
+        if (syscall(SYS_capset, &cap_header, no_caps) != 0) die("capset");
         set_limit(RLIMIT_NPROC, nproc, nproc);
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         if (watch[1] >= 0) start_watch(watch[1]);    /* first: the filters below may refuse seccomp() */

@@ -3,7 +3,7 @@
 - an entry run by a worker reads nothing but its own files (not another entry's, not the
   test cases, not the worker's cache or verify's source, no other process), writes
   nowhere that outlives its run, and leaves nothing for the next job on that worker:
-  every case is accepted there, while the same entry run without a sandbox is caught;
+  every case is accepted there, while the same entry run directly, as a plain process, is caught;
 - who may submit jobs is who may connect: with Dask's TLS (a cluster CA, certificates
   required on both sides) a client without a certificate of that CA cannot connect, and
   verify's client connects with the one Dask's configuration names;
@@ -16,6 +16,8 @@ import gc
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +31,6 @@ from verify.executors.dask import DaskExecutor
 from verify.grading import LocalRunner
 from verify.grading.executor import ExecutorError
 from verify.runner import Limits
-from verify.runner.isolation import resolve
 from verify.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,17 +143,23 @@ def test_an_entry_on_a_worker_reaches_nothing_but_its_own_files(shared, tmp_path
     assert not (shared["victim"] / "planted-by-an-entry").exists()
 
 
-def test_the_same_entry_without_a_sandbox_is_caught(shared, tmp_path, monkeypatch):
-    """The hostile entry's tries are real: unsandboxed, it reaches files it must not."""
-    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
-    report, code = check(LocalRunner(resolve("none")), [shared["hostile"]],
-                         settings=Settings.from_environment(os.environ), jobs=1, fmt="json",
-                         testcases=shared["cases"], limits=Limits())
-    found = verdicts(report)
-    assert code == 1 and all(status == "runtime error" for status, _ in found.values()), found
-    for path in (shared["drop"] / "planted-by-an-entry", shared["cache"] / "planted-by-an-entry",
-                 shared["victim"] / "planted-by-an-entry"):
-        path.unlink(missing_ok=True)
+def test_the_same_entry_run_directly_is_caught(shared):
+    """The hostile entry's tries are real: run as a plain process, with no judge around it, it
+    reaches the files a worker's sandbox hides and says so."""
+    case = (shared["cases"] / "g03-3x3.txt").read_bytes()
+    done = subprocess.run([sys.executable, str(shared["hostile"] / "main.py")], input=case,
+                          capture_output=True, timeout=60, cwd=shared["hostile"])
+    reached = done.stderr.decode()
+    try:
+        assert done.returncode == 3, reached
+        for what in ("read " + str(shared["victim"] / "main.py"), "read " + str(shared["cache"] / "a-build"),
+                     "host-secret", "wrote in " + str(shared["drop"])):
+            assert what in reached, reached
+    finally:
+        for path in (shared["drop"] / "planted-by-an-entry", shared["cache"] / "planted-by-an-entry",
+                     shared["victim"] / "planted-by-an-entry", shared["hostile"] / "left-by-an-earlier-run",
+                     Path("/tmp/left-by-an-earlier-run")):
+            path.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="module")

@@ -372,7 +372,7 @@ def test_the_program_has_no_privilege(request, host, mode):
     privileged = outcome(request, host, mode, kind="privileged")
     found = {**found, "stdout": found["stdout"] + privileged["stdout"]}
     status = dict(item.split("=", 1) for item in attempts(found)["status"].split())
-    assert (status["CapPrm"], status["CapEff"], status["CapAmb"]) == ("0" * 16,) * 3, status
+    assert (status["CapInh"], status["CapPrm"], status["CapEff"], status["CapAmb"]) == ("0" * 16,) * 4, status
     assert status["NoNewPrivs"] == "1", status
     assert "0" not in status["Uid"].split(",") + status["Gid"].split(",") + status["Groups"].split(","), status
     assert denied(found, "setuid", "setgid", "setgroups", "mount", "umount", "chroot",

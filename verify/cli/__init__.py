@@ -4,7 +4,7 @@ Every subcommand lives in its own module and is imported only when it runs (or
 when a help page lists it), following click's documented LazyGroup pattern, so
 ``import verify.cli`` stays cheap. Contests add commands through their
 ``commands`` table (:class:`~verify.challenges.contract.Contest`): to the groups
-``judge``, ``solve``, ``gen`` and ``koth``, and a group of their own (``verify maze ...``).
+``judge``, ``solve``, ``gen`` and ``koth``, and a group of their own (``verify <contest> ...``).
 
 Every bad input ends in one line on stderr and exit code 2; a rejected entry
 exits 1; success exits 0.

@@ -29,8 +29,9 @@ class ArrowsChallenge(Contest):
     name = "arrows"
     title = "Arrow path (Signpost)"
     scoring = Scoring.BYTES
-    commands = {"judge": "verify.cli.arrows:judge_command", "solve": "verify.cli.arrows:solve_command",
-                "gen": "verify.cli.arrows:gen_command"}
+    commands = {"judge": "verify.challenges.arrows.cli:judge_command",
+                "solve": "verify.challenges.arrows.cli:solve_command",
+                "gen": "verify.challenges.arrows.cli:gen_command"}
     presenter = "verify.challenges.arrows.presenter:PRESENTER"
 
     def testcases(self, root: Path) -> list[TestCase]:

@@ -39,8 +39,8 @@ class DesertChallenge(Contest):
     title = "Desert crossing"
     scoring = Scoring.BYTES
     judge_beside_run = True     # the compiled replay releases the GIL: it runs beside the entry
-    commands = {"judge": "verify.cli.desert:judge_desert", "gen": "verify.cli.desert:gen_desert",
-                "": "verify.cli.desert:desert_group"}
+    commands = {"judge": "verify.challenges.desert.cli:judge_desert", "gen": "verify.challenges.desert.cli:gen_desert",
+                "": "verify.challenges.desert.cli:desert_group"}
     presenter = "verify.challenges.desert.presenter:PRESENTER"
 
     def testcases(self, root: Path) -> list[TestCase]:

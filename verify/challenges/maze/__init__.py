@@ -25,7 +25,7 @@ class MazeChallenge(Contest):
     name = "maze"
     title = "Inception maze"
     scoring = Scoring.TOURNAMENT
-    commands = {"gen": "verify.cli.maze:gen_maze", "": "verify.cli.maze:maze_group"}
+    commands = {"gen": "verify.challenges.maze.cli:gen_maze", "": "verify.challenges.maze.cli:maze_group"}
     presenter = "verify.challenges.maze.presenter:PRESENTER"
     tournament = "verify.challenges.maze.tournament:TOURNAMENT"
 

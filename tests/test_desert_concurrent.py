@@ -10,7 +10,7 @@ from verify.challenges.contract import TestCase
 from verify.challenges.desert import CHALLENGE
 from verify.challenges.desert.judge import DesertJudge, judge_bytes
 from verify.challenges.desert.map import DesertMap
-from verify.grading.concurrent import ConcurrentJudge
+from verify.grading.concurrent import THREAD_NAME, ConcurrentJudge
 from verify.verdict import Status, Verdict
 
 HANG_GUARD = 30      # seconds: only so that a bug fails the test instead of hanging it
@@ -29,7 +29,7 @@ OUTPUTS = [   # (output, accepted)
 
 
 def desert_threads() -> list[threading.Thread]:
-    return [thread for thread in threading.enumerate() if thread.name == "desert-judge"]
+    return [thread for thread in threading.enumerate() if thread.name == THREAD_NAME]
 
 
 def concurrent_verdict(output: bytes, size: int, waiting_chunks: int) -> Verdict:

@@ -32,6 +32,7 @@ from verify.verdict import Verdict
 WAITING_CHUNKS = 48      # 3 MiB of 64 KiB chunks, on top of the judge's own state
 WAITING_BYTES = 4 << 20  # and no more than ~4 MiB if the runner reads bigger chunks
 JOINED_BYTES = 1 << 20   # chunks that wait are fed together, up to this: less Python per byte
+THREAD_NAME = "judge-beside-run"   # the worker's name, as a thread listing shows it
 
 
 class _Mailbox:
@@ -118,7 +119,7 @@ class ConcurrentJudge:
             verdict = mailbox.verdict
         if verdict is None and self._worker is None:
             self._worker = threading.Thread(target=_work, args=(mailbox, self.judge),
-                                            name="desert-judge", daemon=True)
+                                            name=THREAD_NAME, daemon=True)
             self._worker.start()
         return verdict
 

@@ -17,7 +17,10 @@ typedef uint64_t u64;
 
 enum { G_ROWS, G_COLS, G_SIZE, G_WORDS, G_LAST, G_HEADER = 8 };
 enum { MOVE_LINK = 0, MOVE_NUMBER = 1 };
-#define FEW_CELLS 16   /* up to this many cells, rays are joined cell by cell; beyond, slid */
+/* Joining the rays of a set cell by cell costs W words a cell; sliding the whole set along
+ * the eight directions costs about 8 x (the longest ray) x 4W: rays are joined while the set
+ * has at most RAY_JOIN_PER_SIDE cells per cell of the board's longer side, slid beyond. */
+#define RAY_JOIN_PER_SIDE 24
 
 static const int STEP_ROW[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
 static const int STEP_COL[8] = {0, 1, 1, 1, 0, -1, -1, -1};
@@ -105,7 +108,7 @@ static void move_cells(const Ctx *c, u64 *out, const u64 *cells, int forward, u6
 {
     int W = c->W;
     memset(out, 0, sizeof(u64) * W);
-    if (count_bits(cells, W) <= FEW_CELLS) {
+    if (count_bits(cells, W) <= RAY_JOIN_PER_SIDE * (c->rows > c->cols ? c->rows : c->cols)) {
         const u64 *table = forward ? c->succ : c->pred;
         for (int w = 0; w < W; w++) {
             u64 x = cells[w];

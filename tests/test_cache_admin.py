@@ -9,9 +9,15 @@ import time
 import pytest
 from click.testing import CliRunner
 
+from verify import challenges
+from verify.challenges.arrows import CHALLENGE as ARROWS
+from verify.challenges.arrows import kernel_build as arrows_kernel
+from verify.challenges.contract import Contest, Scoring
+from verify.challenges.desert import CHALLENGE as DESERT
+from verify.challenges.desert import kernel_build as desert_kernel
 from verify.cli import main
 from verify.commands.cache import ResultCache
-from verify.commands.cache_admin import MIB, cache_parts, max_bytes, prune, prune_cache
+from verify.commands.cache_admin import MIB, OTHER_PART, cache_parts, max_bytes, prune, prune_cache
 from verify.errors import VerifyError
 from verify.results import CheckResult
 from verify.settings import Settings
@@ -43,12 +49,13 @@ def cache(tmp_path, monkeypatch):
     _file(root / "c" / "running" / "main", 300_000, 10)      # in use: younger than a minute
     _file(root / "results" / "a.json", 10_000, 4 * HOUR)
     _file(root / "maze-logs" / "20260101T000000Z" / "matches" / "x.jsonl", 200_000, 3 * HOUR)
-    _file(root / "desert_kernel_0123.so", 50_000, 1 * HOUR)
+    _file(root / "desert-kernel" / "0123456789abcdef" / "libdesert_replay.so", 50_000, 1 * HOUR)
     _file(root / "notes.txt", 10, 20 * HOUR)                 # not verify's
     (root / "results" / "link").symlink_to(outside)
     os.utime(root / "results" / "link", (time.time() - 20 * HOUR,) * 2, follow_symlinks=False)
-    for folder in ("c/old", "c/new", "c/running", "maze-logs/20260101T000000Z"):
-        _age(root / folder, {"c/old": 5 * HOUR, "c/new": 2 * HOUR, "c/running": 10}.get(folder, 3 * HOUR))
+    for folder in ("c/old", "c/new", "c/running", "maze-logs/20260101T000000Z", "desert-kernel/0123456789abcdef"):
+        _age(root / folder, {"c/old": 5 * HOUR, "c/new": 2 * HOUR, "c/running": 10,
+                             "desert-kernel/0123456789abcdef": 1 * HOUR}.get(folder, 3 * HOUR))
     monkeypatch.setenv("VERIFY_CACHE", str(root))
     monkeypatch.delenv("VERIFY_CACHE_MAX_MB", raising=False)
     return root
@@ -76,7 +83,7 @@ def test_prune_removes_the_least_recently_used_until_under_the_bound(cache):
     assert not (cache / "c" / "old").exists() and not (cache / "results" / "a.json").exists()
     assert not (cache / "maze-logs" / "20260101T000000Z").exists()
     assert (cache / "c" / "new" / "main").exists() and (cache / "c" / "running" / "main").exists()
-    assert (cache / "desert_kernel_0123.so").exists() and (cache / "notes.txt").exists()
+    assert (cache / "desert-kernel" / "0123456789abcdef").exists() and (cache / "notes.txt").exists()
     assert (cache.parent / "outside" / "precious").exists()
     assert done.removed == 4 and done.size_after <= 700_000
 
@@ -91,7 +98,8 @@ def test_clear_removes_all_of_verifys_and_nothing_else(cache):
     result = CliRunner().invoke(main, ["cache", "clear"])
     assert result.exit_code == 0, result.output
     assert "removed 7 items" in result.output
-    assert sorted(p.name for p in cache.iterdir()) == ["c", "maze-logs", "notes.txt", "results"]
+    assert sorted(p.name for p in cache.iterdir()) == ["c", "desert-kernel", "maze-logs", "notes.txt", "results"]
+    assert not any((cache / "desert-kernel").iterdir())
     assert not any((cache / "c").iterdir()) and not any((cache / "results").iterdir())
     assert (cache.parent / "outside" / "precious").read_bytes() == b"x" * 1000
 
@@ -124,3 +132,50 @@ def test_a_cached_result_read_counts_as_used(tmp_path):
     assert store.load("k") is not None
     used = (tmp_path / "k.json").stat()
     assert used.st_atime > time.time() - 60 and used.st_mtime == 1
+
+
+def test_the_contests_kernels_are_their_declared_cache_folders():
+    assert DESERT.cache_folders == {desert_kernel.FOLDER: "desert kernel builds"}
+    assert ARROWS.cache_folders == {arrows_kernel.FOLDER: "arrows kernel builds"}
+
+
+class _Keeper(Contest):
+    """A contest of a test's own, keeping builds in the cache, with a tournament (its logs)."""
+
+    name = "keeper"
+    title = "Keeper"
+    scoring = Scoring.TOURNAMENT
+    tournament = "nowhere:TOURNAMENT"       # only its being set counts here: it is never loaded
+    cache_folders = {"keeper-builds": "keeper builds"}
+
+    def parse_options(self, entry, table, folder):
+        return None
+
+
+@pytest.fixture
+def keeper():
+    challenges.add(_Keeper())
+    yield
+    challenges.reset(keep_paths=True)
+
+
+def test_a_contest_s_folders_are_listed_pruned_and_cleared_by_asking_it(cache, keeper):
+    _file(cache / "keeper-builds" / "one" / "lib.so", 20_000, 6 * HOUR)
+    _file(cache / "keeper-logs" / "20260101T000000Z" / "x.jsonl", 20_000, 6 * HOUR)
+    _file(cache / "stranger" / "x", 20_000, 30 * HOUR)                 # no one's: left alone
+    _age(cache / "keeper-builds" / "one", 6 * HOUR)
+    _age(cache / "keeper-logs" / "20260101T000000Z", 6 * HOUR)
+    parts = {part.name: part for part in cache_parts()}
+    assert [item.path.name for item in parts["keeper builds"].items] == ["one"]
+    assert [item.path.name for item in parts["keeper logs"].items] == ["20260101T000000Z"]
+    assert sorted(item.path.name for item in parts[OTHER_PART].items) == ["notes.txt", "stranger"]
+    prune(0)
+    assert not any((cache / "keeper-builds").iterdir()) and not any((cache / "keeper-logs").iterdir())
+    assert (cache / "stranger" / "x").exists()
+
+
+def test_a_folder_no_contest_declares_is_not_verifys(cache):
+    _file(cache / "keeper-builds" / "one" / "lib.so", 20_000, 6 * HOUR)
+    prune(0)
+    assert (cache / "keeper-builds" / "one" / "lib.so").exists()
+    assert "keeper builds" not in {part.name for part in cache_parts()}

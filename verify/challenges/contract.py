@@ -147,6 +147,10 @@ class Contest(ABC):
     """The contest's own commands, as ``"module:attribute"`` of click commands, imported only
     when used: under ``judge``, ``solve``, ``gen`` or ``koth`` (``verify judge <name>``), and
     ``""`` for a group of its own (``verify <name> ...``)."""
+    cache_folders: ClassVar[Mapping[str, str]] = {}
+    """Folders of verify's cache this contest keeps its own builds in (a compiled kernel), each
+    with what it holds for people: ``{"echo-kernel": "echo kernel builds"}``. ``verify cache``
+    lists, prunes and clears them with the core's own parts."""
 
     @abstractmethod
     def parse_options(self, entry: str, table: dict[str, Any], folder: Path) -> Any:

@@ -3,10 +3,11 @@ automatic bound applied after ``verify check`` and ``verify rank`` store their r
 
 The cache (:func:`verify.runner.cache_root`) has parts, each a folder of items: the builds
 of each compiled language (``<language>/<digest>``, content-addressed: a pruned build is
-rebuilt when next needed), the check results (``results/<key>.json``), the maze match logs
-(``maze-logs/<UTC time>``), the seccomp filters, the sandbox helper's builds, and the
-desert kernel's compiled module when it was built there. Anything else in the folder is not
-verify's: it is listed, never removed.
+rebuilt when next needed), the check results (``results/<key>.json``), the seccomp filters,
+the sandbox helper's builds, the entries' sources, and the folders the contests own: each
+tournament's match logs (``<contest>-logs/<UTC time>``) and what a contest declares in its
+``cache_folders`` (a compiled kernel's builds). Anything else in the folder is not verify's:
+it is listed, never removed.
 
 Pruning removes whole items, least recently used first (the latest access or modification
 of the files in the item, and of its folders' modifications: listing a folder is no use),
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from verify.entries import SOURCES
 from verify.errors import VerifyError
+from verify.pipeline.tournament import default_log_dir
 from verify.runner import cache_root
 
 MIB = 1 << 20
@@ -33,18 +35,15 @@ MAX_ENVIRONMENT = "VERIFY_CACHE_MAX_MB"
 MIN_AGE = 60.0          # seconds: an item used more recently than this is never pruned
 
 RESULTS = "results"
-MAZE_LOGS = "maze-logs"
-# folder -> the part's name, besides one "builds: <language>" part per language
-FOLDERS = {RESULTS: "results", MAZE_LOGS: "maze logs", "seccomp": "seccomp filters",
+# folder -> the part's name, besides one "builds: <language>" part per language and the contests' folders
+FOLDERS = {RESULTS: "results", "seccomp": "seccomp filters",
            "init": "sandbox helper builds", SOURCES: "entry sources (what a run sees)"}
-KERNEL_PREFIX = "desert_kernel_"
-KERNEL_PART = "desert kernel builds"
 OTHER_PART = "other (not verify's: left alone)"
 
 
 @dataclass(frozen=True)
 class Item:
-    """One removable thing: a build folder, a result file, a run's logs, a kernel module."""
+    """One removable thing: a build folder, a result file, a run's logs."""
 
     path: Path
     size: int
@@ -105,6 +104,22 @@ def _language_keys() -> set[str]:
         return set()
 
 
+def _contest_folders(root: Path) -> dict[str, str]:
+    """folder -> the part's name, for the folders of ``root`` the contests own: each tournament's
+    default logs, and each contest's ``cache_folders``. A contest that does not load owns none."""
+    from verify import challenges
+    found: dict[str, str] = {}
+    for name in challenges.names():
+        try:
+            contest = challenges.get(name)
+        except VerifyError:
+            continue
+        if contest.tournament:
+            found[default_log_dir(root, name).parent.name] = f"{name} logs"
+        found.update(contest.cache_folders)
+    return found
+
+
 def cache_parts(root: Path | None = None) -> list[Part]:
     """The parts of the cache at ``root`` (default: :func:`cache_root`), each with its items."""
     root = root if root is not None else cache_root()
@@ -113,8 +128,8 @@ def cache_parts(root: Path | None = None) -> list[Part]:
     except OSError:
         return []
     languages = _language_keys()
+    contests: dict[str, str] | None = None      # the contests are asked only about a folder the core does not know
     parts: list[Part] = []
-    kernel = Part(KERNEL_PART, root)
     other = Part(OTHER_PART, root, removable=False)
     for child in children:
         path = Path(child.path)
@@ -123,11 +138,15 @@ def cache_parts(root: Path | None = None) -> list[Part]:
             parts.append(Part(FOLDERS[child.name], path, _items(path)))
         elif is_folder and child.name in languages:
             parts.append(Part(f"builds: {child.name}", path, _items(path)))
-        elif child.name.startswith(KERNEL_PREFIX) and not is_folder:
-            kernel.items.append(Item(path, *_usage(path)))
         else:
-            other.items.append(Item(path, *_usage(path)))
-    parts += [part for part in (kernel, other) if part.items]
+            if is_folder and contests is None:
+                contests = _contest_folders(root)
+            if is_folder and contests is not None and child.name in contests:
+                parts.append(Part(contests[child.name], path, _items(path)))
+            else:
+                other.items.append(Item(path, *_usage(path)))
+    if other.items:
+        parts.append(other)
     return parts
 
 

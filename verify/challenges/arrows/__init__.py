@@ -33,6 +33,7 @@ class ArrowsChallenge(Contest):
                 "solve": "verify.challenges.arrows.cli:solve_command",
                 "gen": "verify.challenges.arrows.cli:gen_command"}
     presenter = "verify.challenges.arrows.presenter:PRESENTER"
+    cache_folders = {"arrows-kernel": "arrows kernel builds"}     # kernel_build.FOLDER: the compiled kernel's builds
 
     def testcases(self, root: Path) -> list[TestCase]:
         """Every ``*.txt`` puzzle under ``root``, by name. A malformed puzzle (or one over

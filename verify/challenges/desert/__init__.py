@@ -42,6 +42,7 @@ class DesertChallenge(Contest):
     commands = {"judge": "verify.challenges.desert.cli:judge_desert", "gen": "verify.challenges.desert.cli:gen_desert",
                 "": "verify.challenges.desert.cli:desert_group"}
     presenter = "verify.challenges.desert.presenter:PRESENTER"
+    cache_folders = {"desert-kernel": "desert kernel builds"}     # kernel_build.FOLDER: the compiled kernel's builds
 
     def testcases(self, root: Path) -> list[TestCase]:
         """Every ``*.txt`` map under ``root``, by name. A malformed map (or one over

@@ -18,7 +18,7 @@ def test_an_empty_environment_gives_the_defaults():
     settings = Settings.from_environment({"HOME": "/home/someone"})
     assert settings.cache == Path("/home/someone/.cache/verify")
     assert (settings.temp_root, settings.sandbox, settings.accounting, settings.cluster) == (None, "", "", None)
-    assert settings.helper and settings.seccomp and settings.forkserver and settings.desert_kernel
+    assert settings.helper and settings.seccomp and settings.forkserver
     assert (settings.contest_path, settings.debug, settings.colour, settings.cache_max_mb) == ((), False, None, "")
     assert settings.search_path == DEFAULT_SEARCH_PATH
 
@@ -33,7 +33,6 @@ def test_the_cache_is_verify_cache_else_xdg_else_home():
     ("VERIFY_HELPER", "helper", ["none", "off", "0", "NONE"]),
     ("VERIFY_SECCOMP", "seccomp", ["off", "none", "0", "no", "Off"]),
     ("VERIFY_FORKSERVER", "forkserver", ["off", "0", "no", "none", " OFF "]),
-    ("VERIFY_DESERT_KERNEL", "desert_kernel", ["0"]),
 ])
 def test_each_switch_turns_off_with_its_words_only(variable, field, words):
     for word in words:
@@ -51,6 +50,14 @@ def test_the_other_variables_are_read_as_documented():
     assert (settings.sandbox, settings.accounting) == ("bwrap", "rlimits")
     assert settings.cluster == "tcp://s:8786" and settings.contest_path == (Path("/a"), Path("/b"))
     assert settings.debug and settings.cache_max_mb == "12" and settings.search_path == "/opt/bin"
+
+
+def test_a_contest_setting_is_its_variable_as_given():
+    settings = Settings.from_environment({"VERIFY_DESERT_KERNEL": "0", "VERIFY_MY_CONTEST_LEVEL": " High "})
+    assert settings.contest_setting("desert", "kernel") == "0"
+    assert settings.contest_setting("my-contest", "level") == " High "
+    assert settings.contest_setting("desert", "other") == "" and settings.contest_setting("maze", "kernel") == ""
+    assert Settings(cache=Path("/c")).contest_setting("desert", "kernel") == ""
 
 
 @pytest.mark.parametrize("env, colour", [

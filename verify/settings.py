@@ -15,7 +15,7 @@ The variables, each overridden by its option where there is one:
 | ``VERIFY_FORKSERVER=off`` | ``forkserver`` | no fork server for repeated runs |
 | ``VERIFY_CLUSTER`` (``--cluster``) | ``cluster`` | the Dask scheduler's address |
 | ``VERIFY_CONTEST_PATH`` (``--contest-path``) | ``contest_path`` | more folders of contests |
-| ``VERIFY_DESERT_KERNEL=0`` | ``desert_kernel`` | the desert judge on its exact path only |
+| ``VERIFY_<CONTEST>_<NAME>`` | ``contest_setting(contest, name)`` | a contest's own setting, read by the contest |
 | ``VERIFY_DEBUG`` | ``debug`` | an internal error raises its traceback |
 | ``NO_COLOR``, ``FORCE_COLOR``, ``TERM=dumb`` | ``colour`` | colour on a terminal |
 | ``PATH`` | ``search_path`` | where toolchains are looked for |
@@ -48,7 +48,6 @@ class Settings:
     forkserver: bool = True                   # fork servers for repeated runs, where possible
     cluster: str | None = None                # the Dask scheduler's address (None: this machine)
     contest_path: tuple[Path, ...] = ()       # more folders of contests
-    desert_kernel: bool = True                # the desert judge's compiled loop, when it builds
     debug: bool = False                       # an internal error shows its traceback
     colour: bool | None = None                # colour forced on or off (None: on a terminal only)
     cache_max_mb: str = ""                    # the cache's automatic bound as given ("": the default)
@@ -76,7 +75,6 @@ class Settings:
             forkserver=env.get("VERIFY_FORKSERVER", "").strip().lower() not in _OFF,
             cluster=env.get("VERIFY_CLUSTER") or None,
             contest_path=tuple(Path(p) for p in env.get("VERIFY_CONTEST_PATH", "").split(os.pathsep) if p),
-            desert_kernel=env.get("VERIFY_DESERT_KERNEL", "") != "0",
             debug=bool(env.get("VERIFY_DEBUG")),
             colour=_colour(env),
             cache_max_mb=env.get("VERIFY_CACHE_MAX_MB", "").strip(),
@@ -84,6 +82,11 @@ class Settings:
             environment=MappingProxyType(dict(env)),
         )
         return settings.with_options(**cli_options)
+
+    def contest_setting(self, contest: str, name: str) -> str:
+        """A contest's own setting ``name``: the variable ``VERIFY_<CONTEST>_<NAME>`` (in capitals,
+        ``-`` as ``_``) as given, "" when unset. The contest judges the word: the core knows none."""
+        return self.environment.get(f"VERIFY_{contest}_{name}".upper().replace("-", "_"), "")
 
     def with_options(self, **cli_options: object) -> Settings:
         """These settings with the command line's options over them (None: not given).

@@ -102,7 +102,7 @@ def compiled_replay() -> Callable[..., int] | None:
 
 
 def _load() -> Callable[..., int] | None:
-    if not from_process().desert_kernel:      # VERIFY_DESERT_KERNEL=0: the exact path only
+    if from_process().contest_setting("desert", "kernel") == "0":     # VERIFY_DESERT_KERNEL=0: the exact path only
         return None
     from verify.challenges.desert.kernel_build import build_library
     library = build_library()

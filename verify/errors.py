@@ -21,7 +21,7 @@ class VerifyError(Exception):
 
 
 class InputError(VerifyError):
-    """A malformed input file (map, puzzle, maze, output file given on the command line)."""
+    """A malformed input file (a case, a contest's file, an output given on the command line)."""
 
 
 class EntryError(VerifyError):

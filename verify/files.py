@@ -2,8 +2,8 @@
 
 Two kinds of files reach the judge (the bounds are listed in docs/security.md):
 
-- **Files an entry names** (entry.toml, its source, the desert's demo map and notation
-  file...). They are written by strangers: :func:`read_entry_file` reads one only when
+- **Files an entry names** (entry.toml, its source, the files its contest's table names:
+  a demo case, a notation...). They are written by strangers: :func:`read_entry_file` reads one only when
   it is a regular file inside the entry's folder once every symbolic link is resolved,
   of at most ``limit`` bytes. It opens the resolved path one component at a time below
   the folder with ``O_NOFOLLOW`` (and ``O_NONBLOCK``, so a FIFO swapped in cannot block)

@@ -1,7 +1,7 @@
 """The program an entry names (``language``, ``source``, ``flags``), checked in one place.
 
 Used for an entry's own program (the top-level fields of entry.toml) and for the
-programs a contest's table declares (the maze's ``[maze.architect]``...): each
+programs a contest's table declares (``[<contest>.<role>]``...): each
 problem is one EntryError naming the field. The source must be a regular file
 inside the entry folder (:mod:`verify.files`); the language must be known.
 """
@@ -16,7 +16,7 @@ from verify.runner import Program, get_language
 
 
 def entry_program(label: str, prefix: str, language: Any, source: Any, flags: Any, folder: Path) -> Program:
-    """A checked Program; ``prefix`` names where the fields are (``""`` or ``"maze.solver."``)."""
+    """A checked Program; ``prefix`` names where the fields are (``""`` or ``"<contest>.<role>."``)."""
     for key, value in (("language", language), ("source", source)):
         if not isinstance(value, str) or not value:
             raise EntryError(label, f"{prefix}{key}", "missing (a non-empty string)")

@@ -22,7 +22,7 @@ def fuzz_cases(entry: Entry, count: int, seed: int = 0) -> list[TestCase]:
 
 
 def fuzz_tasks(entry: Entry, count: int, seed: int = 0) -> list[Task]:
-    """``count`` generated tasks for an entry with roles (the maze's architect and solver)."""
+    """``count`` generated tasks for an entry with roles (programs its contest's table declares)."""
     return [work for work in _generated(entry, count, seed) if not isinstance(work, TestCase)]
 
 

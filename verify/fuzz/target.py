@@ -25,7 +25,7 @@ from verify.verdict import Verdict
 class Target(Protocol):
     """One thing to fuzz: a program of an entry, on one contest's inputs."""
 
-    label: str            # "desert/reference", "maze/theseus (solver)"
+    label: str            # "<contest>/<entry>", or "<contest>/<entry> (<role>)" for a role's program
     budget: str           # what is generated, one line for the report
 
     def programs(self) -> list[Program]: ...

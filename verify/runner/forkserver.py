@@ -1,6 +1,6 @@
 """A fork server per per-step program: the sandbox is built once, each step is a fresh process.
 
-A per-step maze solver is started once per move (one request, one answer, exit). Under
+A per-step player of a match is started once per move (one request, one answer, exit). Under
 bubblewrap most of such a run is bwrap building namespaces and mounts; here that is
 done once per program and folder: a long-lived sandbox whose PID 1 is
 `verify-forkserver hold` (forkserver.c), which runs nothing and only reaps. Each step

@@ -30,7 +30,7 @@ class SessionError(VerifyError):
 
 
 class Session:
-    """A program kept running between exchanges (maze solvers in persistent mode).
+    """A program kept running between exchanges (a match's players in persistent mode).
 
     The limits apply to the whole session: cpu_time and memory as rlimits, wall_time
     as the session's total lifetime, output as the longest line accepted. It runs under
@@ -71,7 +71,7 @@ class Session:
         self._stderr_fd = process.stderr.fileno()
         os.set_blocking(self._stdout_fd, False)
         os.set_blocking(self._stderr_fd, False)
-        self._poll = select.poll()     # poll, not selectors: this is the maze's hot loop
+        self._poll = select.poll()     # poll, not selectors: this is a persistent match's hot loop
         self._poll.register(self._stdout_fd, select.POLLIN)
         self._poll.register(self._stderr_fd, select.POLLIN)
         return self

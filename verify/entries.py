@@ -3,7 +3,7 @@
 ``load_entry(path)`` reads and validates entry.toml; every problem is one line
 naming the field (EntryError). Everything in the folder is hostile: files are read
 through :mod:`verify.files` (bounded, confined to the folder). The contest's own
-table (``[desert]``...) is handed to the contest's ``parse_options``.
+table (``[<contest>]``) is handed to the contest's ``parse_options``.
 
 An entry's own program (the one run on the cases, scored by its source alone) runs on
 its source alone: a copy of it in a folder of its own, in the compile cache, so that no

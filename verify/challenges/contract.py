@@ -137,7 +137,7 @@ class Contest(ABC):
     scoring: ClassVar[Scoring]
     judge_beside_run: ClassVar[bool] = False
     """Whether the core feeds this contest's judge on a worker thread while the program runs
-    (worth it when the judge's replay releases the GIL, as the desert's compiled loop does)."""
+    (worth it when the judge's replay releases the GIL, as a compiled loop does)."""
     flag_rule: ClassVar[str] = "penalty"
     """Code golf: how interpreter flags count (verify/golf.py). "penalty": the classic Code Golf
     Stack Exchange rule, a flag costs what it adds to the plain invocation (`254 + 1 = 255`);
@@ -165,11 +165,11 @@ class Contest(ABC):
         return []
 
     def entry_cases(self, options: Any, folder: Path) -> list[TestCase]:
-        """Extra cases an entry brings with it (the desert's demo map); checked like the others."""
+        """Extra cases an entry brings with it (a demo case its table names); checked like the others."""
         return []
 
     def input_for(self, options: Any, case: TestCase) -> TestCase:
-        """The case as this entry reads it (the arrows' arrow names); by default the case itself."""
+        """The case as this entry reads it (in the symbols its table chose); by default the case itself."""
         return case
 
     def judge(self, options: Any, case: TestCase) -> StreamJudge:
@@ -280,7 +280,7 @@ class Fuzzer(ABC):
 @dataclass(frozen=True)
 class Page:
     """A page (or a part of one) of the site: a template and its values. A template is named
-    ``"package:path"`` (a contest's own, e.g. ``"verify.challenges.desert:templates/desert.html"``)
+    ``"package:path"`` (a contest's own, e.g. ``"verify_echo:templates/echo.html"``)
     or by its bare name among the site's generic templates (``base.html``, ``replay_head.html``,
     ``controls.html``), which a contest's templates may extend or include. Everything an entry
     printed or named goes in the values, never in a template's name."""
@@ -434,8 +434,8 @@ class Tournament(ABC, Generic[Opts]):
     process of its own, its matches run over the :class:`Grader`.
 
     The driver builds every program first, then plays :attr:`stages` rounds of jobs: the jobs
-    of a stage are scheduled from the results of the stages before (the maze builds each
-    architect's mazes, then has the solvers walk them). A job is plain, hashable data (it may
+    of a stage are scheduled from the results of the stages before (a first stage has each
+    entry build a board, a second has the entries play on them). A job is plain, hashable data (it may
     be pickled to a cluster's worker), and so is the result of :meth:`play`."""
 
     stages: ClassVar[int] = 1

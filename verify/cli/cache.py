@@ -20,7 +20,7 @@ def _size(count: float) -> str:
 
 @click.group("cache")
 def cache() -> None:
-    """What verify keeps between runs (builds, results, maze logs): show it, bound it, clear it.
+    """What verify keeps between runs (builds, results, tournament logs): show it, bound it, clear it.
 
     The folder is $VERIFY_CACHE, else $XDG_CACHE_HOME/verify, else ~/.cache/verify.
     `verify check` and `verify rank` prune it to $VERIFY_CACHE_MAX_MB MiB (default 2048; 0: no bound).

@@ -23,12 +23,12 @@ from verify.cli.options import runner_option
 @click.option("--save", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write the minimal failing input into DIR as fuzz-<failure>.txt (a test case).")
 @click.option("--max-size", type=click.IntRange(min=2), default=None,
-              help="Largest input: a desert map's side and S-E distance (default 10), an arrows board's "
-                   "side (default 6), a maze's size (default 15..25 for a solver, 15..50 for an architect).")
+              help="Largest input, in the contest's own measure (a board's side, a route's length...; "
+                   "each contest has its default: docs/fuzz.md).")
 @click.option("--time-limit", type=click.FloatRange(min=0.01), default=5.0, show_default=True,
               help="Wall-time limit per run, seconds.")
 @click.option("--step-timeout", type=click.FloatRange(min=0.01), default=None,
-              help="Maze solvers: seconds to answer one step (default: the contest's 2).")
+              help="Interactive matches: seconds a player has to answer one step (default: the contest's).")
 @click.option("--ignore", multiple=True, metavar="CLASS",
               help="A failure class that does not count (as printed, e.g. 'wrong: step limit'); repeatable.")
 @click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), default=None,

@@ -34,8 +34,8 @@ class _MeasuredSession(FakeSession):
 
 
 class _MeasuredRunner(FakeRunner):
-    def session(self, program, limits):
-        return _MeasuredSession(self, program.source.name, self._script(program))
+    def session(self, prepared, limits):
+        return _MeasuredSession(self, prepared.program.source.name, prepared.script)
 
 
 def test_a_persistent_match_takes_the_sessions_figures_when_there_are_some():

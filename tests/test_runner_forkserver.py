@@ -253,8 +253,9 @@ def test_a_server_outlives_the_thread_that_started_it(tmp_path, cgroup):
 def test_turned_off_it_starts_no_server(tmp_path, cgroup, monkeypatch):
     monkeypatch.setenv("VERIFY_FORKSERVER", "off")
     with LocalRunner(cgroup.isolation) as runner:         # its settings: the environment's
+        hello = runner.prepare(program(tmp_path, "echo hello\n"))
         for _ in range(2):
-            result = runner.run(program(tmp_path, "echo hello\n"), stdin=b"", args=(), limits=LIMITS, repeated=True)
+            result = runner.run(hello, stdin=b"", args=(), limits=LIMITS, repeated=True)
             assert result.stdout == b"hello\n"
         assert runner.pools.fork_servers.idle() == 0
 

@@ -1,18 +1,23 @@
-"""One per-step solver step: the fork server against a sandboxed start of its own and a bare spawn.
+"""One per-step solver step: the grading core's step against the runner's ways and a bare spawn.
 
     python tests/benchmarks/bench_per_step.py [--runs 200] [--block 10] [--no-cgroup]
 
 A maze solver in per-step mode is started once per step with the state on stdin and
 prints one move. A tiny C and a tiny Python program of that kind are each run `--runs`
-times in three ways, alternating in blocks of `--block` runs so that the load others put
-on the machine hits all three alike:
+times in each of these ways, alternating in blocks of `--block` runs so that the load
+others put on the machine hits them all alike:
 
 - bare: `subprocess.run` of the same command line, no sandbox, no limits;
-- alone: `run_program(..., ahead=False)`, a sandbox of its own per step (bubblewrap and,
+- alone: `run_prepared(..., ahead=False)`, a sandbox of its own per step (bubblewrap and,
   unless --no-cgroup, a cgroup per run);
-- server: `run_program(..., ahead=True)`, a step of the program's fork server
+- server: `run_prepared(..., ahead=True)`, a step of the program's fork server
   (verify/runner/forkserver.py): the same limits, cgroup and verdicts, the sandbox
-  built once.
+  built once;
+- step: a maze step as the grading core makes it, the per-step asker of one match
+  (`verify.grading.interactive.PerStepAsker` over a `LocalRunner`): the fork server's
+  step plus whatever the grading core does around it;
+- prepare: `prepare(program)` of a program already built, alone (no run): what a step
+  costs on top when it prepares its program again.
 
 Printed: median and mean wall time of one step each way and the ratios over bare.
 """
@@ -27,14 +32,26 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from verify.runner import Limits, Program, forkserver, prepare, resolve_isolation, run_program
+from verify.grading import LocalRunner
+from verify.grading.interactive import PerStepAsker
+from verify.runner import (
+    Limits,
+    Prepared,
+    Program,
+    cache_root,
+    forkserver,
+    prepare,
+    resolve_isolation,
+    run_prepared,
+)
 from verify.runner.pools import Pools
 
 PYTHON_STEP = "import sys\nstate = sys.stdin.read()\nprint('N' if len(state) % 2 else 'E')\n"
 C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,sizeof b,stdin);'
           'puts(n%2?"N":"E");return 0;}\n')
 STATE = b"#####\n#S..#\n#.#.#\n#..E#\n#####\n"
-WAYS = ("bare", "alone", "server")
+WAYS = ("bare", "alone", "server", "step", "prepare")
+MOVES = (b"N\n", b"E\n")
 
 
 def measure(runs: int, block: int, steps: dict[str, Callable[[], bytes]]) -> dict[str, list[float]]:
@@ -48,7 +65,7 @@ def measure(runs: int, block: int, steps: dict[str, Callable[[], bytes]]) -> dic
                 start = time.perf_counter()
                 output = steps[way]()
                 walls[way].append(time.perf_counter() - start)
-                assert output in (b"N\n", b"E\n"), (way, output)
+                assert output in MOVES, (way, output)
     return walls
 
 
@@ -64,6 +81,7 @@ def main() -> None:
     print(f"isolation {chosen.name}; load average before {os.getloadavg()[0]:.2f}; cores {os.cpu_count()}")
     limits = Limits(wall_time=10, cpu_time=10)
     servers = Pools()
+    runner = LocalRunner(chosen, forkserver=True, cache=cache_root())
 
     with tempfile.TemporaryDirectory(prefix="bench-per-step-") as folder:
         os.chmod(folder, 0o755)
@@ -73,27 +91,41 @@ def main() -> None:
             os.chmod(source.parent, 0o755)
             source.write_text(text)
             program = Program(language, source)
-            argv = prepare(program, isolation=chosen).argv((), limits)
+            prepared = prepare(program, isolation=chosen)
+            argv = prepared.argv((), limits)
+            match = PerStepAsker(runner, program, limits)      # one match: every step asks it
 
             def bare(argv: list[str] = argv) -> bytes:
                 return subprocess.run(argv, input=STATE, capture_output=True, check=True).stdout
 
-            def sandboxed(ahead: bool, program: Program = program) -> bytes:
-                result = run_program(program, stdin=STATE, limits=limits, isolation=chosen, ahead=ahead,
-                                     pools=servers)
+            def sandboxed(ahead: bool, prepared: Prepared = prepared) -> bytes:
+                result = run_prepared(prepared, stdin=STATE, limits=limits, isolation=chosen, ahead=ahead,
+                                      pools=servers)
                 assert result.ok, result
                 return result.stdout or b""
 
-            walls = measure(options.runs, options.block, {"bare": bare, "alone": lambda: sandboxed(False),
-                                                          "server": lambda: sandboxed(True)})
+            def step(match: PerStepAsker = match) -> bytes:
+                reply = match(STATE)
+                assert reply.line is not None, reply.failure
+                return reply.line.encode() + b"\n"
+
+            def prepare_only(program: Program = program) -> bytes:
+                prepare(program, isolation=chosen)
+                return MOVES[0]
+
+            walls = measure(options.runs, options.block,
+                            {"bare": bare, "alone": lambda: sandboxed(False), "server": lambda: sandboxed(True),
+                             "step": step, "prepare": prepare_only})
             base_median, base_mean = statistics.median(walls["bare"]), statistics.mean(walls["bare"])
             for way in WAYS:
                 median, mean = statistics.median(walls[way]), statistics.mean(walls[way])
-                print(f"  {language:6s} {way:6s}: median {median * 1000:6.2f} ms, mean {mean * 1000:6.2f} ms; "
+                print(f"  {language:6s} {way:7s}: median {median * 1000:6.2f} ms, mean {mean * 1000:6.2f} ms; "
                       f"over bare: median {median / base_median:5.2f}x, mean {mean / base_mean:5.2f}x")
             print(f"  {language:6s} server / alone: median "
-                  f"{statistics.median(walls['server']) / statistics.median(walls['alone']):.3f} "
+                  f"{statistics.median(walls['server']) / statistics.median(walls['alone']):.3f}; "
+                  f"step / server: median {statistics.median(walls['step']) / statistics.median(walls['server']):.3f} "
                   f"({len(walls['bare'])} runs each)")
+    runner.close()
     servers.close()
     print(f"load average after {os.getloadavg()[0]:.2f}")
 

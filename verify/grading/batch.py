@@ -48,7 +48,8 @@ def grade_batch(runner: Runner, task: BatchTask, limits: Limits, entry: str = ""
     except Exception as error:      # the contest's code failed on this case: never the entry's fault
         return CaseResult(entry, task.name, judge_crash(error))
     try:
-        result = runner.run(task.program, stdin=task.stdin, args=task.args, limits=limits, on_stdout=judge.feed)
+        prepared = runner.prepare(task.program)     # the runner's own when it prepared this program before
+        result = runner.run(prepared, stdin=task.stdin, args=task.args, limits=limits, on_stdout=judge.feed)
     except JudgeFailure:            # the judge's own sandbox failed: it stops the command, no verdict
         raise
     except (VerifyError, OSError) as error:

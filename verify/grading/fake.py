@@ -6,7 +6,9 @@
 A script gets the run's standard input and arguments and returns a :class:`FakeRun`:
 what the program printed, how it ended, what it cost. Programs are named by their
 source file's name. A program named in ``broken`` fails to build with that error.
-Persistent sessions ask the script once per request.
+Persistent sessions ask the script once per request. ``prepared`` lists the programs
+prepared, one name per ``prepare`` call (a caller that prepares once and runs many times
+shows it there); ``runs`` every run.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from verify.errors import VerifyError
+from verify.grading.runners import PreparedProgram
 from verify.runner import Limits, Program, RunResult, SessionError
 
 CHUNK = 1 << 16
@@ -37,31 +40,38 @@ class FakeRun:
 Script = Callable[[bytes, tuple[str, ...]], FakeRun]
 
 
+@dataclass(frozen=True)
+class FakePrepared:
+    """A program the fake runner prepared: its script found."""
+
+    program: Program
+    script: Script
+
+
 class FakeRunner:
     isolation = "fake"
 
     def __init__(self, scripts: Mapping[str, Script], broken: Mapping[str, VerifyError] | None = None):
         self.scripts = dict(scripts)
         self.broken = dict(broken or {})
+        self.prepared: list[str] = []                               # one program name per prepare()
         self.runs: list[tuple[str, bytes, tuple[str, ...]]] = []   # (program, stdin, args), in order
 
-    def _script(self, program: Program) -> Script:
+    def prepare(self, program: Program) -> FakePrepared:
         name = program.source.name
+        self.prepared.append(name)
         if name in self.broken:
             raise self.broken[name]
         try:
-            return self.scripts[name]
+            return FakePrepared(program, self.scripts[name])
         except KeyError:
             raise VerifyError(f"the fake runner has no script for {name!r}") from None
 
-    def prepare(self, program: Program) -> None:
-        self._script(program)
-
-    def run(self, program: Program, *, stdin: bytes, args: Sequence[str], limits: Limits,
+    def run(self, prepared: PreparedProgram, *, stdin: bytes, args: Sequence[str], limits: Limits,
             on_stdout: Callable[[bytes], bool] | None = None, repeated: bool = False) -> RunResult:
-        script = self._script(program)
-        self.runs.append((program.source.name, stdin, tuple(args)))
-        fake = script(stdin, tuple(args))
+        made = _made_here(prepared)
+        self.runs.append((made.program.source.name, stdin, tuple(args)))
+        fake = made.script(stdin, tuple(args))
         stdout, limit, stopped = fake.stdout, fake.limit, False
         if len(stdout) > limits.output:
             stdout, limit = stdout[:limits.output], "output"
@@ -79,9 +89,15 @@ class FakeRunner:
             stdout=None if on_stdout is not None else stdout, stderr_tail=fake.stderr,
             isolation=self.isolation, accounting="fake")
 
-    def session(self, program: Program, limits: Limits) -> FakeSession:
-        script = self._script(program)
-        return FakeSession(self, program.source.name, script)
+    def session(self, prepared: PreparedProgram, limits: Limits) -> FakeSession:
+        made = _made_here(prepared)
+        return FakeSession(self, made.program.source.name, made.script)
+
+
+def _made_here(prepared: PreparedProgram) -> FakePrepared:
+    if not isinstance(prepared, FakePrepared):
+        raise TypeError(f"a FakeRunner runs what it prepared, not a {type(prepared).__name__}")
+    return prepared
 
 
 class FakeSession:

@@ -20,7 +20,8 @@ R = TypeVar("R")
 
 
 def build_failure(runner: Runner, program: Program) -> Verdict | None:
-    """None when ``program`` is ready to run (built, cached); else the verdict each of its runs gets."""
+    """None when ``program`` is ready to run (built, cached, and kept by the runner for its runs);
+    else the verdict each of its runs gets."""
     try:
         runner.prepare(program)
     except JudgeFailure:            # the judge's own sandbox failed: it stops the command, no verdict

@@ -12,6 +12,8 @@ Either way a failure is a :class:`~verify.challenges.contract.Reply` with its re
 (the shared verdict wording, :meth:`~verify.verdict.Verdict.summary`): the match
 decides what a failed request costs.
 
+Either asker prepares its program once, at its first request, and every request after
+that only runs what that gave back (a step reads no file, checks no flag, hashes nothing).
 Either asker also keeps what its processes cost, for the case's result: the largest peak
 memory and the summed CPU time of its runs (a persistent session's own figures when the
 runner reports them; 0 when it does not).
@@ -24,7 +26,7 @@ from contextlib import contextmanager
 
 from verify.challenges.contract import Ask, InteractiveTask, Reply
 from verify.errors import JudgeFailure, VerifyError
-from verify.grading.runners import ProgramSession, Runner
+from verify.grading.runners import PreparedProgram, ProgramSession, Runner
 from verify.grading.verdicts import judge_crash, quoted_error, run_verdict, start_failure
 from verify.results import CaseResult
 from verify.runner import Limits, Program, SessionError
@@ -36,11 +38,14 @@ class PerStepAsker:
 
     def __init__(self, runner: Runner, program: Program, limits: Limits):
         self.runner, self.program, self.limits = runner, program, limits
+        self._prepared: PreparedProgram | None = None
         self.peak_memory, self.cpu_time = 0, 0.0
 
     def __call__(self, request: bytes) -> Reply:
         try:
-            result = self.runner.run(self.program, stdin=request, args=(), limits=self.limits, repeated=True)
+            if self._prepared is None:
+                self._prepared = self.runner.prepare(self.program)
+            result = self.runner.run(self._prepared, stdin=request, args=(), limits=self.limits, repeated=True)
         except JudgeFailure:        # the judge's own sandbox failed: it stops the command, no verdict
             raise
         except (VerifyError, OSError) as error:
@@ -65,6 +70,7 @@ class PersistentAsker:
 
     def __init__(self, runner: Runner, program: Program, limits: Limits, step_timeout: float):
         self.runner, self.program, self.limits, self.step_timeout = runner, program, limits, step_timeout
+        self._prepared: PreparedProgram | None = None
         self._session: ProgramSession | None = None
         self.restarts = 0
         self.peak_memory, self.cpu_time = 0, 0.0
@@ -83,7 +89,9 @@ class PersistentAsker:
     def __call__(self, request: bytes) -> Reply:
         if self._session is None:
             try:
-                self._session = self.runner.session(self.program, self.limits)
+                if self._prepared is None:
+                    self._prepared = self.runner.prepare(self.program)
+                self._session = self.runner.session(self._prepared, self.limits)
             except JudgeFailure:
                 raise
             except (VerifyError, OSError) as error:

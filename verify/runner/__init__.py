@@ -1,7 +1,7 @@
 """Run programs in any language under real limits. Knows nothing about any contest.
 
 Public API (see docs/runner.md): Program, Limits (DEFAULT_LIMITS), RunResult, prepare,
-Prepared, CompileError, FlagError, MissingInterpreter, run_program, run_prepared,
+Prepared, recipe, Recipe, CompileError, FlagError, MissingInterpreter, run_program, run_prepared,
 Session, SessionError, Isolation, resolve_isolation, isolation_from_settings,
 SandboxUnavailable.
 
@@ -21,7 +21,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from verify.runner.build import CompileError, Prepared, prepare
+    from verify.runner.build import CompileError, Prepared, Recipe, prepare, recipe
     from verify.runner.flags import FlagError
     from verify.runner.isolation import Isolation, SandboxUnavailable
     from verify.runner.isolation import from_settings as isolation_from_settings
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 # public name -> (module, name in that module)
 _EXPORTS = {
     "CompileError": ("build", "CompileError"), "Prepared": ("build", "Prepared"), "prepare": ("build", "prepare"),
+    "Recipe": ("build", "Recipe"), "recipe": ("build", "recipe"),
     "FlagError": ("flags", "FlagError"),
     "Isolation": ("isolation", "Isolation"), "SandboxUnavailable": ("isolation", "SandboxUnavailable"),
     "isolation_from_settings": ("isolation", "from_settings"), "resolve_isolation": ("isolation", "resolve"),
@@ -49,9 +50,9 @@ _EXPORTS = {
 }
 
 __all__ = ["DEFAULT_LIMITS", "CompileError", "FlagError", "Isolation", "Language", "Limits", "MissingInterpreter",
-           "Prepared", "Program", "RunResult", "SandboxUnavailable", "Session", "SessionError", "cache_root",
-           "get_language", "isolation_from_settings", "prepare", "resolve_isolation", "run_prepared",
-           "run_program"]
+           "Prepared", "Program", "Recipe", "RunResult", "SandboxUnavailable", "Session", "SessionError",
+           "cache_root", "get_language", "isolation_from_settings", "prepare", "recipe", "resolve_isolation",
+           "run_prepared", "run_program"]
 
 
 def __getattr__(name: str) -> Any:

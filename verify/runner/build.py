@@ -8,10 +8,13 @@ name (`-Iinc`, `-include golf.h`, `-sourcepath lib`) are copied into the build's
 at the same relative paths, and removed from it before the artefact is stored.
 The compiler runs in a sandbox like any run, in a private build folder; what it made
 is then copied into the cache by verify itself (artefacts.py), with a manifest of
-digests checked before every use.
+digests checked each time a program is prepared.
 
-A `Prepared` program also knows how to start a run of itself: in a sandbox of its
-own (`Prepared.sandbox`), through `process.spawn` (`Prepared.start`).
+`prepare` is two steps: `recipe` reads and checks what the program is built from (its
+`key`), then `Recipe.prepare` checks the artefact (or builds it). A runner that keeps
+what it prepared (grading's LocalRunner) reads the recipe again for each job and
+prepares once per key. A `Prepared` program knows how to start a run of itself: in a
+sandbox of its own (`Prepared.sandbox`), through `process.spawn` (`Prepared.start`).
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,12 +143,46 @@ def _flag_inputs(folder: Path, named: Sequence[str]) -> Inputs:
     return [(name, read_entry_file(folder, name, MAX_SOURCE_BYTES)) for name in sorted(wanted)]
 
 
-def prepare(program: Program, *, isolation: Isolation, build_key: str = "", cache: Path | None = None) -> Prepared:
-    """Resolve the language's tools and build the artefact (cached in `cache`, None:
-    cache_root()); a compiler runs in a sandbox of `isolation`. `build_key`: more that the cached
-    artefact is keyed by (the self-test's: its isolation, so that a build made under one
-    isolation never stands for one under another). Raises CompileError,
-    MissingInterpreter, FlagError, or VerifyError (unknown language, unreadable source)."""
+@dataclass(frozen=True, eq=False)
+class Recipe:
+    """What a program's `Prepared` is made from, read and checked but not built: its
+    language and tools resolved, its flags checked, its source and the files its flags
+    name read (bounded, inside its folder), and where its artefact is cached. `key` names
+    the `Prepared` it makes (for a compiled language: the build cache's artefact, whose
+    digest covers all of that), so that a runner can keep what it prepared and give it
+    again for the same key; a changed file is a new key."""
+
+    program: Program
+    language: Language
+    tools: dict[str, str]
+    source: bytes
+    inputs: Inputs
+    main_class: str
+    readonly: tuple[Path, ...]
+    build: Path | None                     # the cached artefact folder (compiled languages)
+
+    @property
+    def key(self) -> Hashable:
+        return (self.program, self.build, tuple(sorted(self.tools.items())), self.main_class, self.readonly)
+
+    def prepare(self, *, isolation: Isolation) -> Prepared:
+        """The program ready to run: its artefact checked against its manifest's digests, and
+        built when missing or changed (the compiler in a sandbox of `isolation`). Raises CompileError."""
+        if self.build is None:
+            return Prepared(self.program, self.language, self.tools, None, self.main_class, self.readonly)
+        if not artefacts.is_intact(self.build):
+            _compile(self.program, self.language, self.tools, self.source, self.inputs, self.main_class,
+                     self.build, isolation)
+        return Prepared(self.program, self.language, self.tools, self.build, self.main_class,
+                        self.readonly + (self.build,))
+
+
+def recipe(program: Program, *, build_key: str = "", cache: Path | None = None) -> Recipe:
+    """Read and check what `program` is built from (its artefact cached in `cache`, None:
+    cache_root()); nothing is built. `build_key`: more that the cached artefact is keyed by
+    (the self-test's: its isolation, so that a build made under one isolation never stands
+    for one under another). Raises MissingInterpreter, FlagError, or VerifyError (unknown
+    language, unreadable source)."""
     language = get_language(program.language)
     named = flag_paths(language.key, program.flags, program.folder)
     tools = language.tools()
@@ -153,13 +190,19 @@ def prepare(program: Program, *, isolation: Isolation, build_key: str = "", cach
     main_class = java_main_class(source) if "{class}" in " ".join(language.run + (language.source_name,)) else "Main"
     readonly = tuple(language.extra_bind_paths()) + tuple(_tool_prefixes(tools))
     if not language.compiled:
-        return Prepared(program, language, tools, None, main_class, readonly)
+        return Recipe(program, language, tools, source, [], main_class, readonly, None)
     inputs = _flag_inputs(program.folder, named)
     root = cache if cache is not None else cache_root()
     build = root / language.key / _digest(language, tools, program, source, build_key, inputs)
-    if not artefacts.is_intact(build):
-        _compile(program, language, tools, source, inputs, main_class, build, isolation)
-    return Prepared(program, language, tools, build, main_class, readonly + (build,))
+    return Recipe(program, language, tools, source, inputs, main_class, readonly, build)
+
+
+def prepare(program: Program, *, isolation: Isolation, build_key: str = "", cache: Path | None = None) -> Prepared:
+    """Resolve the language's tools and build the artefact (cached in `cache`, None:
+    cache_root()); a compiler runs in a sandbox of `isolation`. `build_key`: as `recipe`'s.
+    Raises CompileError, MissingInterpreter, FlagError, or VerifyError (unknown language,
+    unreadable source)."""
+    return recipe(program, build_key=build_key, cache=cache).prepare(isolation=isolation)
 
 
 def _read_source(path: Path) -> bytes:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from verify.errors import VerifyError
-from verify.runner.build import Program, prepare
+from verify.runner.build import Prepared, Program, prepare
 from verify.runner.isolation import Isolation
 from verify.runner.limits import DEFAULT_LIMITS, Limits
 from verify.runner.process import STDERR_TAIL, kill_group
@@ -34,13 +34,15 @@ class Session:
 
     The limits apply to the whole session: cpu_time and memory as rlimits, wall_time
     as the session's total lifetime, output as the longest line accepted. It runs under
-    `isolation` (built in `cache`, None: cache_root()); `.isolation` is that isolation's name.
+    `isolation` a Prepared program, or a Program prepared when it starts (built in `cache`,
+    None: cache_root()); `.isolation` is that isolation's name.
     Started by `with Session(...) as session:` (or `__enter__()`), ended by `close()`.
     """
 
-    def __init__(self, program: Program, limits: Limits = DEFAULT_LIMITS, args: Sequence[str] = (), *,
+    def __init__(self, program: Program | Prepared, limits: Limits = DEFAULT_LIMITS, args: Sequence[str] = (), *,
                  isolation: Isolation, cache: Path | None = None) -> None:
-        self.program = program
+        self._prepared = program if isinstance(program, Prepared) else None   # (else prepared when it starts)
+        self.program = program.program if isinstance(program, Prepared) else program
         self.limits = limits
         self.args = tuple(args)
         self._isolation = isolation
@@ -56,7 +58,7 @@ class Session:
         self.cpu_time = 0.0
 
     def __enter__(self) -> Session:
-        prepared = prepare(self.program, isolation=self._isolation, cache=self._cache)
+        prepared = self._prepared or prepare(self.program, isolation=self._isolation, cache=self._cache)
         self._sandbox = prepared.sandbox(self._isolation).__enter__()
         try:
             process = prepared.start(self._sandbox, self.args, self.limits).process

@@ -22,8 +22,8 @@ def _result(status: Status = Status.ACCEPTED) -> CaseResult:
 def test_on_a_terminal_it_shows_counts_elapsed_and_time_left():
     stream = _Terminal()
     progress = Progress(stream)
-    progress(_result(), 3, 10)
-    progress(_result(Status.WRONG), 4, 10)
+    progress.finished(0, _result(), 3, 10)
+    progress.finished(0, _result(Status.WRONG), 4, 10)
     shown = stream.getvalue()
     progress.close()
     assert "4/10" in shown and "elapsed" in shown and "left" in shown and "0:00:0" in shown
@@ -34,7 +34,7 @@ def test_on_a_terminal_it_shows_counts_elapsed_and_time_left():
 def test_nothing_when_not_a_terminal():
     stream = io.StringIO()
     progress = Progress(stream)
-    progress(_result(), 1, 2)
+    progress.finished(0, _result(), 1, 2)
     progress.close()
     assert stream.getvalue() == ""
 

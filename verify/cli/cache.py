@@ -1,21 +1,11 @@
 """``verify cache info|prune|clear``: what the cache holds, and bounding it."""
 from __future__ import annotations
 
-import json
-
 import click
 
-from verify.cli.options import format_option, settings_of
-
-
-def _size(count: float) -> str:
-    if count < 1024:
-        return f"{count:.0f} B"
-    for unit in ("KiB", "MiB", "GiB"):
-        count /= 1024
-        if count < 1024 or unit == "GiB":
-            break
-    return f"{count:.1f} {unit}"
+from verify.cli.options import report_format_option, settings_of
+from verify.reports.cache import human_size
+from verify.reports.formats import CACHE
 
 
 @click.group("cache")
@@ -28,26 +18,14 @@ def cache() -> None:
 
 
 @cache.command("info")
-@format_option("table", "json")
+@report_format_option(CACHE)
 def info(output_format: str) -> None:
     """Each part of the cache with its number of items and its size."""
     from verify.commands.cache_admin import cache_parts
+    from verify.reports.cache import cache_report
 
     root = settings_of(click.get_current_context()).cache
-    parts = cache_parts(root)
-    total = sum(part.size for part in parts)
-    if output_format == "json":
-        click.echo(json.dumps({"root": str(root), "bytes": total, "parts": [p.to_dict() for p in parts]}, indent=2))
-        return
-    from tabulate import tabulate
-
-    click.echo(f"cache: {root}")
-    if not parts:
-        click.echo("empty")
-        return
-    rows = [[part.name, len(part.items), _size(part.size)] for part in parts]
-    rows.append(["total", sum(len(part.items) for part in parts), _size(total)])
-    click.echo(tabulate(rows, headers=["part", "items", "size"], colalign=("left", "right", "right")))
+    click.echo(cache_report(root, cache_parts(root), output_format))
 
 
 @cache.command("prune")
@@ -65,8 +43,8 @@ def prune(max_mb: int | None) -> None:
         click.echo("no bound: $VERIFY_CACHE_MAX_MB is 0 (give --max-size)")
         return
     done = run_prune(bound, settings.cache)
-    click.echo(f"removed {done.removed} item{'s' if done.removed != 1 else ''} ({_size(done.freed)}); "
-               f"the cache holds {_size(done.size_after)} (bound {_size(bound)})"
+    click.echo(f"removed {done.removed} item{'s' if done.removed != 1 else ''} ({human_size(done.freed)}); "
+               f"the cache holds {human_size(done.size_after)} (bound {human_size(bound)})"
                + (f"; {done.kept_recent} used in the last minute kept" if done.kept_recent else ""))
 
 
@@ -77,5 +55,5 @@ def clear() -> None:
 
     root = settings_of(click.get_current_context()).cache
     done = run_clear(root)
-    click.echo(f"removed {done.removed} item{'s' if done.removed != 1 else ''} ({_size(done.freed)}) "
+    click.echo(f"removed {done.removed} item{'s' if done.removed != 1 else ''} ({human_size(done.freed)}) "
                f"from {root}")

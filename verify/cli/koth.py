@@ -10,8 +10,9 @@ from typing import Any
 import click
 
 from verify.challenges.contract import Contest, Presenter, Tournament, TournamentOption
-from verify.cli.options import cluster_option, format_option, runner_option, settings_of
+from verify.cli.options import cluster_option, report_format_option, runner_option, settings_of
 from verify.errors import VerifyError
+from verify.reports.formats import KOTH
 
 
 def _key(option: TournamentOption) -> str:
@@ -36,7 +37,7 @@ def koth_command(contest: Contest) -> click.Command:
     the matches run on the cluster's workers (--logs on a filesystem they share).""")
     @click.argument("entries", nargs=-1, type=click.Path(path_type=Path))
     @click.option("-j", "--jobs", default=2, show_default=True, type=click.IntRange(1, 64), help="Runs in parallel.")
-    @format_option("table", "markdown", "json")
+    @report_format_option(KOTH)
     @click.option("--logs", type=click.Path(path_type=Path), default=None,
                   help=f"Folder for the match logs [default: the cache's {name}-logs/<UTC time>; "
                        "`verify cache prune` removes old ones].")
@@ -54,7 +55,7 @@ def koth_command(contest: Contest) -> click.Command:
     return koth
 
 
-def run_koth(contest: Contest, tournament: Tournament[Any], entries: tuple[Path, ...], options: Any, *, jobs: int,
+def run_koth(contest: Contest, tournament: Tournament[Any, Any], entries: tuple[Path, ...], options: Any, *, jobs: int,
              output_format: str, logs: Path | None, quiet: bool, html: Path | None, runner: Any,
              cluster: str | None) -> None:
     from verify.entries import find_entries
@@ -62,7 +63,7 @@ def run_koth(contest: Contest, tournament: Tournament[Any], entries: tuple[Path,
     from verify.files import make_output_folder
     from verify.grading import Grader
     from verify.pipeline.tournament import default_log_dir, load_contestants, play_tournament
-    from verify.reports.tournament import RENDERERS
+    from verify.reports.formats import render
 
     folders = list(entries) or find_entries(Path("submissions"), contest.name)
     if not folders:
@@ -83,7 +84,7 @@ def run_koth(contest: Contest, tournament: Tournament[Any], entries: tuple[Path,
                                     log_dir=log_dir, progress=progress)
         isolation = (runner.isolation if executor is None
                      else executor.isolation(runner.isolation) or "the cluster's workers differ")
-    click.echo(RENDERERS[output_format](standings, isolation), nl=False)
+    click.echo(render(KOTH, output_format, standings, isolation), nl=False)
     if html is not None:
         from verify.reports.isolation import differences_of
         from verify.site import write_koth_site

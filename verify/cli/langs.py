@@ -6,12 +6,13 @@ from typing import Any
 
 import click
 
-from verify.cli.options import format_option, runner_option, settings_of
+from verify.cli.options import report_format_option, runner_option, settings_of
+from verify.reports.formats import LANGS
 
 
 @click.command()
 @click.argument("languages", nargs=-1)
-@format_option("table", "json")
+@report_format_option(LANGS)
 @runner_option
 def langs(languages: tuple[str, ...], output_format: str, runner: Any) -> None:
     """List the languages, found or missing, with their versions, after a self-test."""

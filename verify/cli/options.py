@@ -2,11 +2,12 @@
 cluster; and the settings (settings.py), built once per command line and refined by its options."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
 
+from verify.errors import VerifyError
 from verify.runner.limits import Limits
 from verify.settings import Settings, from_process
 
@@ -20,9 +21,34 @@ ACCOUNTING_HELP = ("What counts each run's memory, processes and CPU time: auto 
 DEFAULT = Limits()
 
 
+class FormatChoice(click.Choice):
+    """A ``--format`` value: one of ``choices``, else a usage error in one line (exit 2)."""
+
+    def __init__(self, choices: Sequence[str], refuse: Callable[[str], Exception]):
+        super().__init__(list(choices))
+        self.refuse = refuse
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value not in self.choices:
+            raise self.refuse(str(value))
+        return value
+
+
+def report_format_option(report: str, default: str = "table") -> Callable[[F], F]:
+    """``--format`` of a report: the formats the registry has for it (:mod:`verify.reports.formats`);
+    the command gets ``output_format``."""
+    from verify.reports.formats import formats_of, unknown_format
+    return click.option("--format", "output_format",
+                        type=FormatChoice(formats_of(report), lambda name: unknown_format(report, name)),
+                        default=default, show_default=True, help="How to print the result.")
+
+
 def format_option(*choices: str, default: str = "table") -> Callable[[F], F]:
-    """``--format``: the one option every command that reports has; the command gets ``output_format``."""
-    return click.option("--format", "output_format", type=click.Choice(list(choices)), default=default,
+    """``--format`` among ``choices``, for a command's own output (a contest's offline
+    ``judge``): the command gets ``output_format``; a report's formats: :func:`report_format_option`."""
+    def refuse(name: str) -> Exception:
+        return VerifyError(f"--format: {name!r} is not one of {', '.join(choices)}")
+    return click.option("--format", "output_format", type=FormatChoice(choices, refuse), default=default,
                         show_default=True, help="How to print the result.")
 
 

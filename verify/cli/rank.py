@@ -10,12 +10,10 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from verify.cli.options import format_option, limit_options, make_limits, runner_option, settings_of
+from verify.cli.options import limit_options, make_limits, report_format_option, runner_option, settings_of
 from verify.errors import VerifyError
 from verify.files import write_output
-
-FORMATS = ("table", "json", "markdown")
-SUFFIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".txt": "table"}
+from verify.reports.formats import RANK, format_of_file
 
 
 class RankCommand(click.Command):
@@ -27,14 +25,11 @@ class RankCommand(click.Command):
 
 
 def file_format(ctx: click.Context, given: str, path: Path | None) -> str:
-    """--format when given; else the one the file's suffix names (.md, .json, .txt); else the table."""
+    """--format when given; else the one the file's suffix names (the registry's: .md, .json,
+    .txt); else the table."""
     if path is None or ctx.get_parameter_source("output_format") is ParameterSource.COMMANDLINE:
         return given
-    suffix = path.suffix.lower()
-    if suffix == ".xml":
-        raise VerifyError(f"{str(path)!r}: verify rank writes no XML (its formats: {', '.join(FORMATS)}; "
-                          "name a .md, .json or .txt file, or give --format)")
-    return SUFFIX_FORMATS.get(suffix, given)
+    return format_of_file(RANK, path) or given
 
 
 def regenerate_command(ctx: click.Context) -> str:
@@ -69,7 +64,7 @@ def regenerate_command(ctx: click.Context) -> str:
               default=None, help="Folder of test cases (default: testcases/<challenge>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Runs at the same time for the entries not checked yet (default: the number of cores).")
-@format_option(*FORMATS)
+@report_format_option(RANK)
 @click.option("--fresh", is_flag=True, help="Re-run every check (ignore cached results).")
 @click.option("--results", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
               help="Rank from the checks stored in DIR (verify check --results-dir, verify results merge); "

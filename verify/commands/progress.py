@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
+from verify.pipeline.observe import Observer
 from verify.report_escape import one_line
 from verify.results import CaseResult
 
@@ -20,8 +21,8 @@ def _is_terminal(stream: IO[str]) -> bool:
         return False
 
 
-class Progress:
-    """The ``on_result`` callback of :func:`verify.commands.jobs.run_checks`; ``close()`` when done."""
+class Progress(Observer):
+    """An observer of a check's jobs (:mod:`verify.pipeline.observe`); ``close()`` when done."""
 
     def __init__(self, stream: IO[str] | None = None, workers: Callable[[], int | None] | None = None) -> None:
         self.stream = sys.stderr if stream is None else stream
@@ -45,11 +46,14 @@ class Progress:
         self._task = self._bar.add_task("", total=None)
         self._bar.start()
 
-    def __call__(self, result: CaseResult, done: int, total: int) -> None:
+    def finished(self, position: int, result: CaseResult | None, done: int, total: int) -> None:
         if self._bar is None:
             return
-        mark = "ok" if result.passed else result.verdict.status.short
-        last = one_line(f"{result.entry} {result.case}: {mark}")
+        if result is None:
+            last = "a case skipped (--fail-fast)"
+        else:
+            mark = "ok" if result.passed else result.verdict.status.short
+            last = one_line(f"{result.entry} {result.case}: {mark}")
         connected = self.workers() if self.workers is not None else None
         if connected is not None:
             last = f"{connected} worker{'' if connected == 1 else 's'} · {last}"

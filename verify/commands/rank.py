@@ -68,27 +68,26 @@ def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Pa
     with ``results`` nothing runs: the checks come from that folder."""
     checks = load_checks(find_entries(submissions, challenge), testcases)
     cache = ResultCache(results) if results is not None else results_cache(settings)
-    keys = {id(c): check_key(c, limits, runner.isolation, testcases) for c in checks}
-    outcomes: dict[int, CheckResult] = {}
-    for check in checks:
-        key = keys[id(check)]
+    keys = [check_key(c, limits, runner.isolation, testcases) for c in checks]
+    outcomes: dict[int, CheckResult] = {}      # by the check's place among `checks`
+    for position, (check, key) in enumerate(zip(checks, keys, strict=True)):
         hit = None if (fresh and results is None) or key is None else cache.load(key)
         if hit is not None and hit.label == check.label:
-            outcomes[id(check)] = hit
+            outcomes[position] = hit
         elif results is not None and check.error is None:
-            outcomes[id(check)] = CheckResult(check.label, error=f"no result in {results} for the entry as it is "
-                                              "(not checked with these limits and isolation, or changed since)")
+            outcomes[position] = CheckResult(check.label, error=f"no result in {results} for the entry as it is "
+                                             "(not checked with these limits and isolation, or changed since)")
+        elif results is not None:
+            outcomes[position] = CheckResult(check.label, error=check.error)
     if results is None:
-        run_with_progress(runner, [c for c in checks if id(c) not in outcomes], limits, jobs)
-    standings = []
-    flag_rule = challenges.get(challenge).flag_rule
-    for check in checks:
-        outcome = outcomes.get(id(check))
-        if outcome is None:
-            outcome = check
-            key = keys[id(check)]
+        todo = [position for position in range(len(checks)) if position not in outcomes]
+        ran = run_with_progress(runner, [checks[p] for p in todo], limits, jobs)
+        for position, outcome in zip(todo, ran, strict=True):
+            key = keys[position]
             # kept only when the files it was checked from are still the ones the key names
-            if key is not None and results is None and check_key(check, limits, runner.isolation, testcases) == key:
-                cache.store(key, check)
-        standings.append(entry_standing(check, outcome, flag_rule))
+            if key is not None and check_key(checks[position], limits, runner.isolation, testcases) == key:
+                cache.store(key, outcome)
+            outcomes[position] = outcome
+    flag_rule = challenges.get(challenge).flag_rule
+    standings = [entry_standing(check, outcomes[position], flag_rule) for position, check in enumerate(checks)]
     return rank_standings(standings, by)

@@ -19,9 +19,8 @@ from verify.runner import Limits
 
 def speed_table(runner: Runner, submissions: Path, testcases: Path | None, jobs: int, limits: Limits,
                 challenge: str = "arrows") -> str:
-    checks = run_checks(runner, load_checks(find_entries(submissions, challenge), testcases), limits, jobs)
     rows = []
-    for check in checks:
+    for check in run_checks(runner, load_checks(find_entries(submissions, challenge), testcases), limits, jobs):
         total = sum(r.time for r in check.results)
         cpu = sum(r.cpu_time for r in check.results)
         slowest = max(check.results, key=lambda r: r.time, default=None)

@@ -1,4 +1,4 @@
-"""Reports of checks: table, JSON, JUnit XML, Markdown (see :mod:`verify.reports`).
+"""Reports of checks: table, JSON, JUnit XML, Markdown (the registry: :mod:`verify.reports.formats`).
 
 Two tables: the full one (one row per case, byte-stable: what a pipe or a script reads) and,
 on a terminal (``compact=True``), one line per entry with its failing cases in full below it,
@@ -16,10 +16,12 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from xml.etree import ElementTree
 
 from verify.report_escape import markdown, one_line, xml_text
 from verify.reports.colour import paint_status
+from verify.reports.formats import CHECK, render
 from verify.reports.isolation import differences_line, isolation_fields, isolation_named
 from verify.results import CaseResult, CheckResult
 from verify.sizes import size
@@ -74,24 +76,26 @@ def _cases_covered(count: int, total: int) -> str:
     return f"all {count} cases" if count == total else f"{count} cases"
 
 
-def _rows(checks: Sequence[CheckResult], cell: Callable[[str], str], *, collapse: bool = False,
-          failures_only: bool = False, colour: bool = False) -> list[list[str]]:
-    """The check table's rows; ``cell`` escapes the text an entry controls for the format;
-    ``collapse``: one row per entry for a compile error; ``failures_only``: failing rows only."""
+def _rows(checks: Sequence[tuple[int, CheckResult]], cell: Callable[[str], str], view: CheckView, *,
+          collapse: bool = False) -> list[list[str]]:
+    """The check table's rows (each check with its index among the report's); ``cell`` escapes
+    the text an entry controls for the format; ``collapse``: one row per entry for a compile
+    error; the view's ``failures_only``: failing rows only; its ``skipped``: a row per case not run."""
     rows = []
-    for check in checks:
+    for index, check in checks:
         if check.error and not check.results:
-            rows.append([cell(check.label), "-", paint_status("error", None, colour), "", "", cell(check.error)])
+            rows.append([cell(check.label), "-", paint_status("error", None, view.colour), "", "", cell(check.error)])
         for result, count in _grouped(check, collapse):
-            if failures_only and result.passed:
+            if view.failures_only and result.passed:
                 continue
-            verdict = paint_status(_verdict_cell(result), result.verdict.status, colour)
+            verdict = paint_status(_verdict_cell(result), result.verdict.status, view.colour)
             if count > 1:
                 rows.append([cell(check.label), cell(_cases_covered(count, len(check.results))), verdict, "", "",
                              cell(_detail(result))])
                 continue
             rows.append([cell(check.label), cell(result.case), verdict,
                          f"{result.time:.2f}s", size(result.memory) if result.memory else "", cell(_detail(result))])
+        rows.extend([cell(check.label), cell(name), "skipped", "", "", SKIPPED] for name in view.skipped_of(index))
     return rows
 
 
@@ -111,9 +115,13 @@ def summary(checks: Sequence[CheckResult], isolation: str = "") -> str:
     return line + (f" (isolation: {named})" if named else "")
 
 
-def _footer(checks: Sequence[CheckResult], isolation: str) -> list[str]:
-    """The summary line, and below it which verdicts may differ where some may."""
-    return [one_line(summary(checks, isolation)), *map(one_line, differences_line(report_isolation(checks, isolation)))]
+def _footer(checks: Sequence[CheckResult], view: CheckView) -> list[str]:
+    """The summary line, below it which verdicts may differ where some may, how many cases
+    --fail-fast skipped, and the slowest accepted case."""
+    isolation = view.isolation
+    return [one_line(summary(checks, isolation)),
+            *map(one_line, [*differences_line(report_isolation(checks, isolation)), *view.skipped_line(),
+                            *view.slowest_line()])]
 
 
 def _table(rows: list, tablefmt: str) -> str:
@@ -121,40 +129,102 @@ def _table(rows: list, tablefmt: str) -> str:
     return tabulate(rows, HEADERS, tablefmt=tablefmt, disable_numparse=True)
 
 
-def check_report(checks: Sequence[CheckResult], fmt: str, *, failures_only: bool = False, compact: bool = False,
-                 width: int | None = None, colour: bool = False, isolation: str = "") -> str:
-    """The report of ``checks`` in ``fmt`` (table, json, junit, markdown).
+@dataclass(frozen=True)
+class SlowestCase:
+    """The accepted run that came closest to its wall-time limit."""
+
+    label: str
+    case: str
+    time: float
+    limit: float
+
+    def line(self) -> str:
+        return (f"slowest accepted case: {self.label} {self.case} {self.time:.2f} s of {self.limit:g} s "
+                f"({100 * self.time / self.limit:.0f} %)")
+
+
+@dataclass(frozen=True)
+class CheckView:
+    """How a check's report is written (each format reads what it shows).
 
     ``isolation``: the one the runs had or would have had (named when no result names one).
-
     ``compact`` (stdout is a terminal): the table is one line per entry, failing cases below
     their entry, details wrapped to ``width`` columns; ``failures_only``: the table and Markdown
     show only what failed, and the summary line; ``colour``: verdicts coloured in the table.
-    JSON and JUnit ignore all three; without them every format is what it always was."""
-    named = report_isolation(checks, isolation)
-    if fmt == "json":
-        return json.dumps({"passed": all(c.passed for c in checks), "summary": summary(checks, isolation),
-                           **isolation_fields(named), "entries": [c.to_dict() for c in checks]}, indent=2)
-    if fmt == "junit":
-        return _junit(checks, named)
-    if fmt == "markdown":
-        shown = [c for c in checks if not c.passed] if failures_only else checks
-        rows = _rows(shown, markdown, collapse=True, failures_only=failures_only)
-        line = "\n\n".join([f"**{markdown(summary(checks, isolation))}**",
-                             *map(markdown, differences_line(named))])
-        if failures_only and not rows:
-            return line
-        return f"{_table(rows, 'github')}\n\n{line}"
-    if compact:
-        return _compact(checks, failures_only=failures_only, width=width, colour=colour, isolation=isolation)
-    if failures_only:
-        rows = _rows([c for c in checks if not c.passed], one_line, failures_only=True, colour=colour)
+    ``skipped`` (``--fail-fast``: None otherwise): for each check, the cases it did not run.
+    ``slowest``: the table and Markdown end with how close it came to its time limit."""
+
+    failures_only: bool = False
+    compact: bool = False
+    width: int | None = None
+    colour: bool = False
+    isolation: str = ""
+    skipped: Sequence[Sequence[str]] | None = None
+    slowest: SlowestCase | None = None
+
+    def skipped_of(self, index: int) -> Sequence[str]:
+        return self.skipped[index] if self.skipped is not None else ()
+
+    def skipped_line(self) -> list[str]:
+        """The line saying how many cases ``--fail-fast`` did not run (none without it)."""
+        if self.skipped is None:
+            return []
+        count = sum(len(names) for names in self.skipped)
+        return [f"--fail-fast: {count} case{'' if count == 1 else 's'} skipped (not run after "
+                "their entry's first failing case)"]
+
+    def slowest_line(self) -> list[str]:
+        return [self.slowest.line()] if self.slowest is not None else []
+
+
+SKIPPED = "not run: --fail-fast stopped the entry at its first failing case"
+
+
+def check_report(checks: Sequence[CheckResult], fmt: str, *, failures_only: bool = False, compact: bool = False,
+                 width: int | None = None, colour: bool = False, isolation: str = "",
+                 skipped: Sequence[Sequence[str]] | None = None, slowest: SlowestCase | None = None) -> str:
+    """The report of ``checks`` in ``fmt``, a format of the registry (:mod:`verify.reports.formats`);
+    the options are :class:`CheckView`'s. JSON and JUnit ignore ``failures_only``, ``compact``,
+    ``colour`` and ``slowest``; without them every format is what it always was."""
+    return render(CHECK, fmt, checks, CheckView(failures_only, compact, width, colour, isolation, skipped, slowest))
+
+
+def json_report(checks: Sequence[CheckResult], view: CheckView) -> str:
+    entries = []
+    for index, check in enumerate(checks):
+        data = check.to_dict()
+        if view.skipped is not None:
+            data["skipped"] = list(view.skipped_of(index))
+        entries.append(data)
+    fail_fast = {"fail_fast": True} if view.skipped is not None else {}
+    return json.dumps({"passed": all(c.passed for c in checks), "summary": summary(checks, view.isolation),
+                       **fail_fast, **isolation_fields(report_isolation(checks, view.isolation)),
+                       "entries": entries}, indent=2)
+
+
+def markdown_report(checks: Sequence[CheckResult], view: CheckView) -> str:
+    named = report_isolation(checks, view.isolation)
+    shown = [(i, c) for i, c in enumerate(checks) if not view.failures_only or not c.passed]
+    rows = _rows(shown, markdown, replace(view, colour=False), collapse=True)
+    line = "\n\n".join([f"**{markdown(summary(checks, view.isolation))}**",
+                         *map(markdown, [*differences_line(named), *view.skipped_line(), *view.slowest_line()])])
+    if view.failures_only and not rows:
+        return line
+    return f"{_table(rows, 'github')}\n\n{line}"
+
+
+def table_report(checks: Sequence[CheckResult], view: CheckView) -> str:
+    if view.compact:
+        return _compact(checks, view)
+    footer = _footer(checks, view)
+    if view.failures_only:
+        rows = _rows([(i, c) for i, c in enumerate(checks) if not c.passed], one_line, view)
         table = _table(rows, "simple") + "\n\n" if rows else ""
-        return table + "\n".join(_footer(checks, isolation))
+        return table + "\n".join(footer)
     failing = [f"  {one_line(c.error)}" if c.error and c.error.startswith(c.label)
                else f"  {one_line(c.label)}: {one_line(c.why_not)}" for c in checks if not c.passed]
-    lines = _footer(checks, isolation) + (["failed:", *failing] if failing else [])
-    table = _table(_rows(checks, one_line, colour=colour), "simple")
+    lines = footer + (["failed:", *failing] if failing else [])
+    table = _table(_rows(list(enumerate(checks)), one_line, view), "simple")
     return f"{table}\n\n" + "\n".join(lines)
 
 
@@ -162,12 +232,12 @@ def _memory(value: int) -> str:
     return size(value) if value else "-"
 
 
-def _compact_rows(checks: Sequence[CheckResult], failures_only: bool,
+def _compact_rows(checks: Sequence[CheckResult], view: CheckView,
                   detail_limit: int) -> list[tuple[list[str], Status | None, bool]]:
     """(cells, status of the verdict cell, is an entry line) for the terminal table."""
     rows: list[tuple[list[str], Status | None, bool]] = []
-    for check in checks:
-        if failures_only and check.passed:
+    for index, check in enumerate(checks):
+        if view.failures_only and check.passed:
             continue
         if check.error and not check.results:
             rows.append(([one_line(check.label), "error", "-", "-", "-", one_line(_entry_error(check))], None, True))
@@ -189,14 +259,18 @@ def _compact_rows(checks: Sequence[CheckResult], failures_only: bool,
             rows.append(([f"  {one_line(result.case)}", result.verdict.status.short, "", f"{result.time:.2f}s",
                           _memory(result.memory), one_line(_detail(result, detail_limit))],
                          result.verdict.status, False))
+        skipped = view.skipped_of(index)
+        if skipped:
+            rows.append(([f"  {len(skipped)} case{'' if len(skipped) == 1 else 's'} skipped", "-", "", "", "",
+                          SKIPPED], None, False))
     return rows
 
 
-def _compact(checks: Sequence[CheckResult], *, failures_only: bool, width: int | None, colour: bool,
-             isolation: str) -> str:
+def _compact(checks: Sequence[CheckResult], view: CheckView) -> str:
     """One line per entry (cases passed/total, total time, worst memory), its failing cases below."""
-    rows = _compact_rows(checks, failures_only, WRAPPED_DETAIL if width else DETAIL_WIDTH)
-    footer = "\n".join(_footer(checks, isolation))
+    width, colour = view.width, view.colour
+    rows = _compact_rows(checks, view, WRAPPED_DETAIL if width else DETAIL_WIDTH)
+    footer = "\n".join(_footer(checks, view))
     if not rows:
         return footer
     table = [COMPACT_HEADERS, *(cells for cells, _, _ in rows)]
@@ -219,17 +293,22 @@ def _compact(checks: Sequence[CheckResult], *, failures_only: bool, width: int |
     return "\n".join(lines) + "\n\n" + footer
 
 
-def _junit(checks: Sequence[CheckResult], isolation: str) -> str:
+def junit_report(checks: Sequence[CheckResult], view: CheckView) -> str:
     """JUnit XML, valid whatever the entries printed: every text goes through ``xml_text``.
-    Each suite's properties name the isolation, and which verdicts may differ where some may."""
+    Each suite's properties name the isolation, and which verdicts may differ where some may;
+    a case --fail-fast did not run is a test case marked skipped."""
+    isolation = report_isolation(checks, view.isolation)
     suites = ElementTree.Element("testsuites")
     properties = {name: value for name, value in isolation_fields(isolation).items() if value}
-    for check in checks:
+    for index, check in enumerate(checks):
         failures = sum(not r.passed for r in check.results) + (1 if check.error else 0)
+        skipped = view.skipped_of(index)
         label = xml_text(check.label)
-        suite = ElementTree.SubElement(suites, "testsuite", name=label,
-                                       tests=str(len(check.results) or 1), failures=str(failures),
-                                       time=f"{sum(r.time for r in check.results):.3f}")
+        attributes = {"name": label, "tests": str(len(check.results) + len(skipped) or 1), "failures": str(failures)}
+        if view.skipped is not None:
+            attributes["skipped"] = str(len(skipped))
+        attributes["time"] = f"{sum(r.time for r in check.results):.3f}"
+        suite = ElementTree.SubElement(suites, "testsuite", attributes)
         if properties:
             listed = ElementTree.SubElement(suite, "properties")
             for name, value in properties.items():
@@ -244,5 +323,8 @@ def _junit(checks: Sequence[CheckResult], isolation: str) -> str:
                 failure = ElementTree.SubElement(case, "failure", message=xml_text(result.verdict.message),
                                                  type=str(result.verdict.status))
                 failure.text = xml_text(result.verdict.detail)
+        for name in skipped:
+            case = ElementTree.SubElement(suite, "testcase", classname=label, name=xml_text(name), time="0.000")
+            ElementTree.SubElement(case, "skipped", message=SKIPPED)
     ElementTree.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(suites, encoding="unicode")

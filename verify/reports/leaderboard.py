@@ -16,6 +16,7 @@ from tabulate import tabulate
 
 from verify.golf import BoardKey, Standing
 from verify.report_escape import markdown, one_line, visible
+from verify.reports.formats import RANK, render
 from verify.reports.isolation import DIFFERENCES_LABEL, isolation_fields, isolation_lines
 
 Boards = Sequence[tuple[BoardKey, Sequence[Standing]]]
@@ -40,17 +41,29 @@ def board_title(key: BoardKey, language_names: dict[str, str]) -> str:
 
 def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, language_names: dict[str, str],
                 by: str = "bytes", boards: Boards | None = None, isolation: str = "") -> str:
-    """The leaderboard of `challenge` in `fmt`; `isolation`: the one its checks ran under."""
-    if fmt == "json":
-        data: dict[str, object] = {"challenge": challenge, "by": by, **isolation_fields(isolation),
-                                   "standings": [s.to_dict() for s in standings]}
-        if boards is not None:
-            data["languages"] = [{"language": key[0], "flags": list(key[1]),
-                                  "standings": [s.to_dict() for s in board]} for key, board in boards]
-        return json.dumps(data, indent=2)
-    if fmt == "markdown":
-        board_text = _rank_markdown(challenge, standings, language_names, by, boards)
-        return "\n\n".join([board_text.rstrip("\n"), *map(markdown, isolation_lines(isolation))]) + "\n"
+    """The leaderboard of `challenge` in `fmt`, a format of the registry (:mod:`verify.reports.formats`);
+    `isolation`: the one its checks ran under."""
+    return render(RANK, fmt, challenge, standings, language_names, by, boards, isolation)
+
+
+def rank_json(challenge: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
+              boards: Boards | None, isolation: str) -> str:
+    data: dict[str, object] = {"challenge": challenge, "by": by, **isolation_fields(isolation),
+                               "standings": [s.to_dict() for s in standings]}
+    if boards is not None:
+        data["languages"] = [{"language": key[0], "flags": list(key[1]),
+                              "standings": [s.to_dict() for s in board]} for key, board in boards]
+    return json.dumps(data, indent=2)
+
+
+def rank_markdown(challenge: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
+                  boards: Boards | None, isolation: str) -> str:
+    board_text = _rank_markdown(challenge, standings, language_names, by, boards)
+    return "\n\n".join([board_text.rstrip("\n"), *map(markdown, isolation_lines(isolation))]) + "\n"
+
+
+def rank_table(challenge: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
+               boards: Boards | None, isolation: str) -> str:
     title = f"Leaderboard: {one_line(challenge)}" + (" (by chars)" if by == "chars" else "")
     parts = [f"{title}\n{_table(standings, language_names, by)}"]
     for key, board in boards or ():

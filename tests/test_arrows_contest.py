@@ -26,7 +26,7 @@ def test_the_test_cases():
     assert len(cases) >= 20
     names = [c.name for c in cases]
     assert "spec-puzzle-1" in names and "spec-puzzle-2" in names
-    sizes = {(c.meta["puzzle"].rows, c.meta["puzzle"].cols) for c in cases}
+    sizes = {(c.payload.rows, c.payload.cols) for c in cases}
     assert (3, 3) in sizes and (12, 12) in sizes
     readme = (CASES / "README.md").read_text()
     for case in cases:
@@ -34,7 +34,7 @@ def test_the_test_cases():
 
 
 def test_the_spec_puzzles_are_among_the_cases():
-    cases = {c.name: c.meta["puzzle"] for c in CHALLENGE.testcases(CASES)}
+    cases = {c.name: c.payload for c in CHALLENGE.testcases(CASES)}
     assert cases["spec-puzzle-1"] == PUZZLE_1.in_notation("english")
     assert cases["spec-puzzle-2"] == PUZZLE_2.in_notation("english")
     assert (CASES / "spec-puzzle-1.txt").read_text() == PUZZLE_1_CONTEST_TEXT
@@ -43,7 +43,7 @@ def test_the_spec_puzzles_are_among_the_cases():
 @pytest.mark.slow
 def test_every_case_is_unique():
     for case in CHALLENGE.testcases(CASES):
-        assert count_solutions(case.meta["puzzle"], 2) == 1, case.name
+        assert count_solutions(case.payload, 2) == 1, case.name
 
 
 def test_options():

@@ -31,7 +31,7 @@ def contest(tmp_path, monkeypatch):
 
 
 def case(name, data, expected=None):
-    return TestCase(name, data, meta={"expected": data if expected is None else expected})
+    return TestCase(name, data, payload=data if expected is None else expected)
 
 
 def test_judge_run_accepts_and_rejects(contest):

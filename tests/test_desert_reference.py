@@ -46,16 +46,16 @@ def test_there_are_the_spec_maps_and_at_least_twenty_more():
     names = {case.name for case in CASES}
     assert {"spec-example", "spec-nontrivial", "spec-required"} <= names
     assert len(names) >= 23
-    shapes = [case.meta["map"] for case in CASES]
+    shapes = [case.payload.map for case in CASES]
     assert any(m.height == 1 for m in shapes) and any(m.width == 1 for m in shapes)
     assert max(m.distance for m in shapes) >= 20
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_reference_output_is_accepted(case):
-    verdict = judge_bytes(case.meta["map"], solve(case.input.decode()))
+    verdict = judge_bytes(case.payload.map, solve(case.input.decode()))
     assert verdict.accepted, verdict.message
-    assert verdict.stats["deaths"] >= (1 if case.meta["map"].distance > 1 else 0)
+    assert verdict.stats["deaths"] >= (1 if case.payload.map.distance > 1 else 0)
 
 
 @pytest.mark.parametrize("text", ["SE\n", "ES\n", "S\nE\n", "E\nS\n", "S9999999E\n", "E.......S\n",
@@ -70,7 +70,7 @@ def test_reference_entry_options_and_demo():
     options = CHALLENGE.parse_options("reference", table, REFERENCE)
     assert options == DesertOptions(demo=REFERENCE / "demo.txt")
     [demo] = CHALLENGE.entry_cases(options, REFERENCE)
-    assert demo.meta["trivial"] == []
+    assert demo.payload.trivial == ()
     judge = CHALLENGE.judge(options, demo)
     judge.feed(solve(demo.input.decode()))
     assert judge.finish().accepted
@@ -80,7 +80,7 @@ def test_a_trivial_demo_is_a_case_that_fails_naming_the_violation(tmp_path):
     (tmp_path / "demo.txt").write_text(".....S.\n.......\n.......\nE......\n....8..\n")
     options = CHALLENGE.parse_options("golf", {"demo": "demo.txt"}, tmp_path)
     [demo] = CHALLENGE.entry_cases(options, tmp_path)
-    assert len(demo.meta["trivial"]) == 3
+    assert len(demo.payload.trivial) == 3
     judge = CHALLENGE.judge(options, demo)
     judge.feed(solve(demo.input.decode()))
     verdict = judge.finish()

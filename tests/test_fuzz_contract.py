@@ -38,7 +38,7 @@ class LineFuzzer(Fuzzer):
 
     def work(self, value: str, name: str) -> TestCase:
         data = (value + "\n").encode()
-        return TestCase(name, data, None, (value,), meta={"expected": data})
+        return TestCase(name, data, None, (value,), payload=data)
 
     def failure_kind(self, verdict: Verdict) -> str:
         return str(verdict.status)

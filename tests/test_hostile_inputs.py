@@ -327,7 +327,7 @@ def test_a_1000_by_1000_demo_map_is_checked(tmp_path):
     folder = desert_entry(tmp_path, "huge", demo=data)
     entry = load_entry(folder)
     (case,) = DESERT.entry_cases(entry.options, folder)
-    assert case.meta["trivial"] == [] and case.meta["map"].width == 1000
+    assert case.payload.trivial == () and case.payload.map.width == 1000
     done = verify("check", folder, "--case", "demo", env={"VERIFY_CACHE": str(tmp_path / "cache")})
     assert done.returncode == 1 and b"Traceback" not in done.stderr
     assert "desert/huge: demo: wrong: the output ends with no winning attempt: no attempt at all" in \

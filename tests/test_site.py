@@ -203,7 +203,7 @@ def test_an_arrows_page_shows_the_puzzle_beside_a_board_that_changed_a_given(tmp
     assert verdict.message == "the given 6 at (2,1) was changed to 4"
     capture = OutputCapture()
     capture.add(printed)
-    case = TestCase("changed-given", text.encode(), meta={"puzzle": puzzle})
+    case = TestCase("changed-given", text.encode(), payload=puzzle)
     run = CaseRun(CaseResult("arrows/flawed", "changed-given", verdict, 0.01, 1 << 20), case, capture)
     entry = EntryPage("arrows/flawed", "flawed", "arrows", ArrowsOptions(), PRESENTER, runs=[run])
     site = write_check_site(tmp_path / "site", [], [entry])

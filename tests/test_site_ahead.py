@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from verify.challenges.contract import BatchTask, CaseJob, TestCase
-from verify.challenges.desert import DesertOptions
+from verify.challenges.desert import DesertCase, DesertOptions
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import STANDARD
@@ -31,7 +31,7 @@ RULES = (STANDARD, "moves-first", "turns")
 
 def _job(desert: DesertMap, stats: dict, notation=STANDARD, order="moves-first", deaths="turns") -> CaseJob:
     """The desert presenter's job for the page of a case on ``desert`` with these figures and rules."""
-    case = TestCase("spec", desert.text().encode(), meta={"map": desert})
+    case = TestCase("spec", desert.text().encode(), payload=DesertCase(desert))
     return PRESENTER.case_job(DesertOptions(notation, order, deaths), case, Verdict.accept(**stats))
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from verify.challenges.contract import TestCase
-from verify.challenges.desert import DesertOptions
+from verify.challenges.desert import DesertCase, DesertOptions
 from verify.challenges.desert.judge import judge_bytes
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.presenter import PRESENTER as DESERT
@@ -58,7 +58,7 @@ def _desert_run(name: str, output: bytes, stderr_note: str = "") -> CaseRun:
         verdict.detail = stderr_note
     capture = OutputCapture()
     capture.add(output)
-    case = TestCase(name, SPEC_MAP, meta={"map": desert})
+    case = TestCase(name, SPEC_MAP, payload=DesertCase(desert))
     return CaseRun(CaseResult("desert/x", name, verdict, time=0.01, memory=1 << 20), case, capture)
 
 
@@ -83,7 +83,7 @@ def sites(tmp_path_factory):
     long_output = b"R+0\nL+2\n" * 3000 + b"R+0\n" * 5 + b"S####E\n"
     long_capture = OutputCapture()
     long_capture.add(long_output)
-    long_case = TestCase("long", row_map, meta={"map": DesertMap.parse(row_map)})
+    long_case = TestCase("long", row_map, payload=DesertCase(DesertMap.parse(row_map)))
     long = EntryPage("desert/long", "long", "desert", DesertOptions(), DESERT, passed=True, runs=[CaseRun(
         CaseResult("desert/long", "long", judge_bytes(DesertMap.parse(row_map), long_output)), long_case,
         long_capture)])

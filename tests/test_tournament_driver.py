@@ -71,7 +71,7 @@ def ask(grader: Grader, job: Ask) -> str:
     return judge.output.decode().strip() if verdict.accepted else f"failed: {verdict.summary()}"
 
 
-class RelayTournament(Tournament[int]):
+class RelayTournament(Tournament[Program, int]):
     stages = 2
     options = (TournamentOption("--start", "The number stage 0 gives.", "0"),)
     seen: ClassVar[list[Sequence[Sequence[Any]]]] = []

@@ -19,10 +19,10 @@ import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
 from verify import challenges
-from verify.challenges.contract import Contest
+from verify.challenges.contract import Contest, Options, Payload
 from verify.errors import EntryError, VerifyError, quoted
 from verify.files import MAX_ENTRY_TOML_BYTES, MAX_SOURCE_BYTES, FileRefused, read_entry_file, scan_entry_folder
 from verify.programs import entry_program
@@ -40,15 +40,17 @@ _FIELDS: dict[str, type] = {
 
 
 @dataclass
-class Entry:
+class Entry(Generic[Options, Payload]):
+    """An entry of ``challenge``, its contest table parsed by it (``options``)."""
+
     name: str
     folder: Path
-    challenge: Contest
+    challenge: Contest[Options, Payload]
     program: Program | None           # run on the cases (code golf), on its source alone; None: the roles
+    options: Options
     input: str = "stdin"
     author: str = ""
     description: str = ""
-    options: Any = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     source_file: Path | None = None   # the program's source in the entry's folder (what is scored)
 
@@ -80,7 +82,7 @@ def entry_label(path: Path) -> str:
     return f"{folder.parent.name}/{folder.name}" if folder.parent.name else folder.name
 
 
-def load_entry(path: Path | str) -> Entry:
+def load_entry(path: Path | str) -> Entry[Any, Any]:
     """Load ``path`` (an entry folder, or its entry.toml).
 
     The folder is checked first (:func:`verify.files.scan_entry_folder`: regular files,
@@ -202,7 +204,7 @@ def _store_source(stored: Path, name: str, source: bytes, label: str) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _contest_options(label: str, challenge: Contest, table: dict[str, Any], folder: Path) -> Any:
+def _contest_options(label: str, challenge: Contest[Options, Any], table: dict[str, Any], folder: Path) -> Options:
     """The contest's own table, checked by the contest; a failure of its code on a hostile
     table is still one EntryError line naming the table."""
     try:

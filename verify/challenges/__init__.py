@@ -21,6 +21,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from verify.challenges.contract import Contest
 from verify.errors import VerifyError
@@ -31,20 +32,20 @@ ENTRY_POINT_GROUP = "verify.challenges"
 _NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
 _lock = threading.RLock()
-_loaders: dict[str, Callable[[], Contest]] | None = None
-_loaded: dict[str, Contest] = {}
+_loaders: dict[str, Callable[[], Contest[Any, Any]]] | None = None
+_loaded: dict[str, Contest[Any, Any]] = {}
 _paths: list[Path] = []
 
 
-def _builtin_loader(name: str) -> Callable[[], Contest]:
+def _builtin_loader(name: str) -> Callable[[], Contest[Any, Any]]:
     return lambda: importlib.import_module(f"{__name__}.{name}").CHALLENGE
 
 
-def _loaded_already(contest: Contest) -> Callable[[], Contest]:
+def _loaded_already(contest: Contest[Any, Any]) -> Callable[[], Contest[Any, Any]]:
     return lambda: contest
 
 
-def _load_folder(folder: Path) -> Contest:
+def _load_folder(folder: Path) -> Contest[Any, Any]:
     """The contest of a package folder (its ``__init__.py`` exposes ``CHALLENGE``)."""
     module_name = f"verify_contest_{re.sub(r'[^A-Za-z0-9_]', '_', folder.name)}"
     spec = importlib.util.spec_from_file_location(module_name, folder / "__init__.py",
@@ -77,14 +78,14 @@ def _contest_folders(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def _discover() -> dict[str, Callable[[], Contest]]:
+def _discover() -> dict[str, Callable[[], Contest[Any, Any]]]:
     """Every contest's loader by name. Built-in and installed contests are named without being
     imported; a contest folder is imported now (it was named explicitly) and named by its
     contest. Two contests of one name are an error naming both."""
-    loaders: dict[str, Callable[[], Contest]] = {}
+    loaders: dict[str, Callable[[], Contest[Any, Any]]] = {}
     origins: dict[str, str] = {}
 
-    def add_loader(name: str, origin: str, loader: Callable[[], Contest]) -> None:
+    def add_loader(name: str, origin: str, loader: Callable[[], Contest[Any, Any]]) -> None:
         if name in loaders:
             raise VerifyError(f"two contests are called {name!r}: {origins[name]} and {origin}")
         loaders[name], origins[name] = loader, origin
@@ -101,7 +102,7 @@ def _discover() -> dict[str, Callable[[], Contest]]:
     return loaders
 
 
-def _all_loaders() -> dict[str, Callable[[], Contest]]:
+def _all_loaders() -> dict[str, Callable[[], Contest[Any, Any]]]:
     global _loaders
     with _lock:
         if _loaders is None:
@@ -114,7 +115,7 @@ def names() -> tuple[str, ...]:
     return tuple(sorted(_all_loaders()))
 
 
-def get(name: str) -> Contest:
+def get(name: str) -> Contest[Any, Any]:
     """The contest called ``name``; VerifyError when there is none or it does not load."""
     with _lock:
         if name in _loaded:
@@ -147,7 +148,7 @@ def add_contest_path(path: Path) -> None:
         reset(keep_paths=True)
 
 
-def add(contest: Contest) -> None:
+def add(contest: Contest[Any, Any]) -> None:
     """Make ``contest`` known by its name (tests, and programs embedding verify)."""
     with _lock:
         _all_loaders()[contest.name] = lambda: contest

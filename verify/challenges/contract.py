@@ -6,6 +6,11 @@ program printed (:class:`StreamJudge`), plays an interactive match through an
 ``ask`` function the core gives it, and says how entries are scored. The core
 (:mod:`verify.grading`) runs the programs and turns runs into verdicts.
 
+A contest is generic over two types of its own: ``Options``, what its ``parse_options``
+makes of an entry's table (handed back to every other method), and ``Payload``, what it
+derived of a case when it made one (the parsed map or puzzle, the expected output), carried
+by :class:`TestCase` for its judge, fuzzer and presenter. The core never looks inside either.
+
 A contest is a :class:`Contest` subclass instance; the built-in ones are the
 subpackages of :mod:`verify.challenges` (each exposes ``CHALLENGE``), others are
 installed packages (entry-point group ``verify.challenges``) or folders given
@@ -27,6 +32,11 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from verify.runner import Limits, Program
 from verify.verdict import Verdict
 
+Options = TypeVar("Options")
+"""A contest's parsed entry table (what its ``parse_options`` returns)."""
+Payload = TypeVar("Payload")
+"""What a contest keeps of a case beside its input (what its judge reads)."""
+
 
 class Scoring(enum.Enum):
     """How a contest ranks its entries."""
@@ -39,8 +49,9 @@ class Scoring(enum.Enum):
 
 
 @dataclass(frozen=True)
-class TestCase:
-    """One input a program is judged on."""
+class TestCase(Generic[Payload]):
+    """One input a program is judged on. ``payload``: what the contest derived of it when it
+    made the case (None for a case made elsewhere, from its input alone)."""
 
     __test__ = False  # not a pytest class
 
@@ -48,7 +59,7 @@ class TestCase:
     input: bytes                      # given on standard input
     path: Path | None = None          # where it came from, for reports
     args: tuple[str, ...] = ()        # given as command-line arguments when the entry asks
-    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    payload: Payload | None = field(default=None, compare=False)
 
 
 class StreamJudge(Protocol):
@@ -129,8 +140,10 @@ class Grader(Protocol):
         ``job`` is a module-level function, items and results plain data (they may be pickled)."""
 
 
-class Contest(ABC):
-    """A contest. Subclasses set the class attributes and implement the rules."""
+class Contest(ABC, Generic[Options, Payload]):
+    """A contest. Subclasses set the class attributes and implement the rules, naming their
+    options and case payload: ``class DesertChallenge(Contest[DesertOptions, DesertCase])``
+    (``None`` for a payload it has no use for)."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -153,38 +166,38 @@ class Contest(ABC):
     lists, prunes and clears them with the core's own parts."""
 
     @abstractmethod
-    def parse_options(self, entry: str, table: dict[str, Any], folder: Path) -> Any:
+    def parse_options(self, entry: str, table: dict[str, Any], folder: Path) -> Options:
         """Validate the contest's own table of entry.toml (``[<name>]``); raise EntryError naming the field."""
 
     def needs_program(self) -> bool:
         """Whether an entry must name one program (``language`` and ``source``) run on the cases."""
         return self.scoring is Scoring.BYTES
 
-    def testcases(self, root: Path) -> list[TestCase]:
+    def testcases(self, root: Path) -> list[TestCase[Payload]]:
         """The cases under ``root`` (normally ``testcases/<name>/``), in a stable order."""
         return []
 
-    def entry_cases(self, options: Any, folder: Path) -> list[TestCase]:
+    def entry_cases(self, options: Options, folder: Path) -> list[TestCase[Payload]]:
         """Extra cases an entry brings with it (a demo case its table names); checked like the others."""
         return []
 
-    def input_for(self, options: Any, case: TestCase) -> TestCase:
+    def input_for(self, options: Options, case: TestCase[Payload]) -> TestCase[Payload]:
         """The case as this entry reads it (in the symbols its table chose); by default the case itself."""
         return case
 
-    def judge(self, options: Any, case: TestCase) -> StreamJudge:
+    def judge(self, options: Options, case: TestCase[Payload]) -> StreamJudge:
         """A fresh judge for one run of an entry (with its parsed options) on one case."""
         raise NotImplementedError(f"{self.name} entries are not judged on cases")
 
-    def entry_tasks(self, options: Any) -> Sequence[Task]:
+    def entry_tasks(self, options: Options) -> Sequence[Task]:
         """What ``verify check`` runs for an entry without a program of its own (its roles)."""
         return []
 
-    def programs(self, options: Any) -> Iterator[Program]:
+    def programs(self, options: Options) -> Iterator[Program]:
         """The programs an entry's contest table declares (built before anything runs)."""
         return iter(())
 
-    def fuzzer(self, options: Any, budget: FuzzBudget) -> Fuzzer | None:
+    def fuzzer(self, options: Options, budget: FuzzBudget) -> Fuzzer[Payload] | None:
         """Generated inputs for an entry (``verify fuzz``, ``check --fuzz``); None: the contest has none."""
         return None
 
@@ -192,7 +205,7 @@ class Contest(ABC):
     """What the site shows of this contest beyond its verdicts, as ``"module:attribute"`` of a
     :class:`Presenter`, imported only when a site is written; ``""``: the verdicts only."""
 
-    def load_presenter(self) -> Presenter | None:
+    def load_presenter(self) -> Presenter[Options, Payload] | None:
         """The contest's :class:`Presenter` (see :attr:`presenter`), or None."""
         if not self.presenter:
             return None
@@ -206,7 +219,7 @@ class Contest(ABC):
     """King of the Hill: the contest's :class:`Tournament`, as ``"module:attribute"``, imported only
     when one is played (``verify koth <name>``); ``""``: entries do not meet each other."""
 
-    def load_tournament(self) -> Tournament[Any] | None:
+    def load_tournament(self) -> Tournament[Options, Any] | None:
         """The contest's :class:`Tournament` (see :attr:`tournament`), or None."""
         if not self.tournament:
             return None
@@ -225,7 +238,7 @@ class FuzzBudget:
     step_timeout: float | None = None
 
 
-class Fuzzer(ABC):
+class Fuzzer(ABC, Generic[Payload]):
     """A contest's generated inputs for one entry, and the steps that shrink one. Pure: it
     never starts a process. An input is any hashable value; :meth:`work` turns it into
     what the core grades: a case (graded as the entry's own cases are) or a task."""
@@ -242,10 +255,10 @@ class Fuzzer(ABC):
         """Inputs one step smaller than ``value``, the most promising first."""
 
     @abstractmethod
-    def work(self, value: Any, name: str) -> TestCase | Task:
+    def work(self, value: Any, name: str) -> TestCase[Payload] | Task:
         """What the core runs and judges for ``value``, named ``name``."""
 
-    def judge(self, case: TestCase) -> StreamJudge | None:
+    def judge(self, case: TestCase[Payload]) -> StreamJudge | None:
         """A judge for a generated case that also names the failure class (None: the contest's own)."""
         return None
 
@@ -328,7 +341,7 @@ class PagePlace(Protocol):
         """Write ``page`` as a page of ``folder`` named after ``name``; its path from the site's root."""
 
 
-class Presenter:
+class Presenter(Generic[Options, Payload]):
     """What the site asks of a contest: the page of one case of an entry (its replay), the work
     that page needs (done ahead when it can be), the board of a tournament, and the script and
     styles its pages use. Pure: it never writes a file; the site renders its pages. By default
@@ -340,11 +353,11 @@ class Presenter:
     styles: tuple[str, ...] = ()
     """Its pages' styles (``"package:path"``), appended to the site's one stylesheet."""
 
-    def case_job(self, options: Any, case: TestCase, verdict: Verdict) -> CaseJob | None:
+    def case_job(self, options: Options, case: TestCase[Payload], verdict: Verdict) -> CaseJob | None:
         """The work the page of ``case`` needs, from the output kept (None: none)."""
         return None
 
-    def case_page(self, options: Any, case: TestCase, verdict: Verdict, captured: Captured,
+    def case_page(self, options: Options, case: TestCase[Payload], verdict: Verdict, captured: Captured,
                   built: Any) -> Page | None:
         """The replay page of one case (``built``: the result of :meth:`case_job`, None without
         one); its values are added to the verdict's (``title``, ``status``, ``message``, ...)."""
@@ -358,11 +371,11 @@ class Presenter:
 # ---------------------------------------------------------------- a King-of-the-Hill tournament
 
 @dataclass(frozen=True)
-class Contestant:
+class Contestant(Generic[Options]):
     """An entry in a tournament: its name and its parsed contest table."""
 
     name: str
-    options: Any
+    options: Options
 
 
 @dataclass(frozen=True)
@@ -426,10 +439,11 @@ class TournamentOption:
     default: str | None = None
 
 
-Opts = TypeVar("Opts")
+KothOptions = TypeVar("KothOptions")
+"""A tournament's own options (what its ``parse_options`` makes of ``verify koth``'s)."""
 
 
-class Tournament(ABC, Generic[Opts]):
+class Tournament(ABC, Generic[Options, KothOptions]):
     """King of the Hill: what the core's driver asks of a contest. Pure: it never starts a
     process of its own, its matches run over the :class:`Grader`.
 
@@ -442,12 +456,12 @@ class Tournament(ABC, Generic[Opts]):
     options: ClassVar[tuple[TournamentOption, ...]] = ()
 
     @abstractmethod
-    def parse_options(self, values: Mapping[str, str | None]) -> Opts:
+    def parse_options(self, values: Mapping[str, str | None]) -> KothOptions:
         """The tournament's options from the text of :attr:`options` (keyed by their names
         without the dashes, ``-`` as ``_``); a VerifyError naming the option when one is bad."""
 
     @abstractmethod
-    def schedule(self, stage: int, contestants: Sequence[Contestant], options: Opts,
+    def schedule(self, stage: int, contestants: Sequence[Contestant[Options]], options: KothOptions,
                  broken: Mapping[Program, str], earlier: Sequence[Sequence[Any]]) -> Sequence[Hashable]:
         """The jobs of ``stage`` (from 0): ``broken`` says why a program cannot run; ``earlier``
         holds the results of each stage before, in the order of its jobs."""
@@ -457,7 +471,7 @@ class Tournament(ABC, Generic[Opts]):
         """One job over the grader; its log (JSON lines) written to ``log`` when given."""
 
     @abstractmethod
-    def standings(self, contestants: Sequence[Contestant], options: Opts,
+    def standings(self, contestants: Sequence[Contestant[Options]], options: KothOptions,
                   results: Sequence[Sequence[Any]]) -> Standings:
         """The boards, from every stage's results (each in the order of its jobs)."""
 

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from verify.challenges.contract import Contest, Contestant, Grader, Standings, Tournament
+from verify.challenges.contract import Contest, Contestant, Grader, Options, Standings, Tournament
 from verify.entries import load_entry
 from verify.errors import VerifyError
 from verify.pipeline.guard import check_same_files, loaded_digest
@@ -40,7 +40,7 @@ def safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
-def load_contestants(contest: Contest, folders: Sequence[Path]) -> list[Contestant]:
+def load_contestants(contest: Contest[Options, Any], folders: Sequence[Path]) -> list[Contestant[Options]]:
     """The entries at ``folders``, each of ``contest``; a VerifyError for one of another contest."""
     contestants = []
     for folder in folders:
@@ -51,7 +51,7 @@ def load_contestants(contest: Contest, folders: Sequence[Path]) -> list[Contesta
     return contestants
 
 
-def tournament_of(contest: Contest) -> Tournament[Any]:
+def tournament_of(contest: Contest[Options, Any]) -> Tournament[Options, Any]:
     """The contest's tournament; a VerifyError when it has none."""
     tournament = contest.load_tournament()
     if tournament is None:
@@ -64,7 +64,7 @@ class SentJob:
     """A contest's job as sent to the executor: the tournament (by reference), where it logs, and
     the folders it runs programs from with their digests as loaded here."""
 
-    tournament: Tournament[Any]
+    tournament: Tournament[Any, Any]
     job: Any
     log: Path | None
     folders: tuple[tuple[Path, str], ...]
@@ -82,13 +82,13 @@ def play_job(grader: Grader, sent: SentJob) -> Any:
     return sent.tournament.play(grader, sent.job, sent.log)
 
 
-def _names_unique(contestants: Sequence[Contestant]) -> None:
+def _names_unique(contestants: Sequence[Contestant[Any]]) -> None:
     names = [c.name for c in contestants]
     if len(set(names)) != len(names):
         raise VerifyError(f"two entries share a name: {sorted(n for n in names if names.count(n) > 1)[0]!r}")
 
 
-def _builds(grader: Grader, contest: Contest, contestants: Sequence[Contestant],
+def _builds(grader: Grader, contest: Contest[Options, Any], contestants: Sequence[Contestant[Options]],
             jobs: int) -> tuple[dict[Program, str], dict[Path, str]]:
     """Why each program that cannot run cannot; and the digest of every program's folder."""
     programs = sorted({p for c in contestants for p in contest.programs(c.options)}, key=str)
@@ -98,7 +98,7 @@ def _builds(grader: Grader, contest: Contest, contestants: Sequence[Contestant],
     return broken, digests
 
 
-def _play_stage(grader: Grader, tournament: Tournament[Any], scheduled: Sequence[Any], jobs: int,
+def _play_stage(grader: Grader, tournament: Tournament[Any, Any], scheduled: Sequence[Any], jobs: int,
                 log_dir: Path | None, digests: Mapping[Path, str], progress: Progress) -> list[Any]:
     def log_path(job: Any) -> Path | None:
         name = tournament.log_name(job)
@@ -123,7 +123,8 @@ def _play_stage(grader: Grader, tournament: Tournament[Any], scheduled: Sequence
     return in_order
 
 
-def play_tournament(grader: Grader, contest: Contest, contestants: Sequence[Contestant], options: Any, *,
+def play_tournament(grader: Grader, contest: Contest[Options, Any], contestants: Sequence[Contestant[Options]],
+                    options: object, *,
                     jobs: int = 2, log_dir: Path | None = None,
                     progress: Progress = lambda message: None) -> Standings:
     """The contest's tournament among ``contestants``, ``jobs`` at once here (a cluster uses its

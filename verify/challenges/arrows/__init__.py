@@ -7,12 +7,12 @@ Rooms: ``model`` (the board, parsing, writing, rays, candidates), ``checker``
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from verify.challenges.arrows.judge import ArrowsJudge
 from verify.challenges.arrows.model import MAX_PUZZLE_BYTES, NOTATIONS, Puzzle, parse_text
+from verify.challenges.arrows.options import ArrowsOptions
 from verify.challenges.contract import Contest, FuzzBudget, Fuzzer, Scoring, TestCase
 from verify.errors import EntryError, InputError, quoted
 from verify.files import read_input
@@ -20,12 +20,9 @@ from verify.files import read_input
 __all__ = ["CHALLENGE", "ArrowsChallenge", "ArrowsOptions"]
 
 
-@dataclass(frozen=True)
-class ArrowsOptions:
-    arrows: str = "english"   # the arrow names the entry reads and prints: "english" or "dutch"
+class ArrowsChallenge(Contest[ArrowsOptions, Puzzle]):
+    """A case's payload is its puzzle, parsed when the case was made."""
 
-
-class ArrowsChallenge(Contest):
     name = "arrows"
     title = "Arrow path (Signpost)"
     scoring = Scoring.BYTES
@@ -35,10 +32,10 @@ class ArrowsChallenge(Contest):
     presenter = "verify.challenges.arrows.presenter:PRESENTER"
     cache_folders = {"arrows-kernel": "arrows kernel builds"}     # kernel_build.FOLDER: the compiled kernel's builds
 
-    def testcases(self, root: Path) -> list[TestCase]:
+    def testcases(self, root: Path) -> list[TestCase[Puzzle]]:
         """Every ``*.txt`` puzzle under ``root``, by name. A malformed puzzle (or one over
         ``MAX_PUZZLE_BYTES``) is an InputError naming the file."""
-        cases = []
+        cases: list[TestCase[Puzzle]] = []
         for path in sorted(Path(root).glob("*.txt")):
             data = read_input(str(path), MAX_PUZZLE_BYTES, "puzzle")
             try:
@@ -46,7 +43,7 @@ class ArrowsChallenge(Contest):
             except UnicodeDecodeError:
                 raise InputError(f"{path}: not ASCII text") from None
             puzzle = parse_text(text, where=str(path))
-            cases.append(TestCase(path.stem, data, path, (text,), meta={"puzzle": puzzle}))
+            cases.append(TestCase(path.stem, data, path, (text,), puzzle))
         return cases
 
     def parse_options(self, entry_name: str, table: dict[str, Any], entry_dir: Path) -> ArrowsOptions:
@@ -59,27 +56,26 @@ class ArrowsChallenge(Contest):
                              f"{quoted(arrows)} is not a set of arrow names (expected 'english' or 'dutch')")
         return ArrowsOptions(arrows)
 
-    def input_for(self, options: ArrowsOptions, case: TestCase) -> TestCase:
+    def input_for(self, options: ArrowsOptions, case: TestCase[Puzzle]) -> TestCase[Puzzle]:
         """The case as this entry reads it: the puzzle in the entry's arrow names."""
         puzzle = self._puzzle(case)
         if puzzle.notation == options.arrows:
             return case
         text = puzzle.in_notation(options.arrows).to_text()
-        return TestCase(case.name, text.encode("ascii"), case.path, (text,), case.meta)
+        return TestCase(case.name, text.encode("ascii"), case.path, (text,), case.payload)
 
-    def judge(self, options: ArrowsOptions, case: TestCase) -> ArrowsJudge:
+    def judge(self, options: ArrowsOptions, case: TestCase[Puzzle]) -> ArrowsJudge:
         return ArrowsJudge(self._puzzle(case), options.arrows)
 
-    def fuzzer(self, options: ArrowsOptions, budget: FuzzBudget) -> Fuzzer:
+    def fuzzer(self, options: ArrowsOptions, budget: FuzzBudget) -> Fuzzer[Puzzle]:
         from verify.challenges.arrows.fuzzing import ArrowsFuzzer  # the generator's modules only when fuzzing
         return ArrowsFuzzer(budget.max_size)
 
     @staticmethod
-    def _puzzle(case: TestCase) -> Puzzle:
-        puzzle = case.meta.get("puzzle")
-        if puzzle is None:
-            puzzle = parse_text(case.input.decode("ascii", "replace"), where=case.name)
-        return puzzle
+    def _puzzle(case: TestCase[Puzzle]) -> Puzzle:
+        if case.payload is not None:
+            return case.payload
+        return parse_text(case.input.decode("ascii", "replace"), where=case.name)
 
 
 CHALLENGE = ArrowsChallenge()

@@ -97,9 +97,9 @@ def size(puzzle: Puzzle) -> dict[str, int]:
     return {"rows": puzzle.rows, "columns": puzzle.cols, "givens": puzzle.givens}
 
 
-def to_case(puzzle: Puzzle, name: str) -> TestCase:
+def to_case(puzzle: Puzzle, name: str) -> TestCase[Puzzle]:
     text = puzzle.to_text()
-    return TestCase(name, text.encode("ascii"), None, (text,), meta={"puzzle": puzzle})
+    return TestCase(name, text.encode("ascii"), None, (text,), puzzle)
 
 
 def show(puzzle: Puzzle) -> str:
@@ -141,7 +141,7 @@ def failure_kind(verdict: Verdict) -> str:
     return str(verdict.status)
 
 
-class ArrowsFuzzer(Fuzzer):
+class ArrowsFuzzer(Fuzzer[Puzzle]):
     """Unique arrow puzzles for one entry (its arrow language: the contest translates each case)."""
 
     def __init__(self, max_size: int | None):
@@ -154,7 +154,7 @@ class ArrowsFuzzer(Fuzzer):
     def shrink_steps(self, value: Puzzle) -> Iterator[Puzzle]:
         return shrink_steps(value)
 
-    def work(self, value: Puzzle, name: str) -> TestCase:
+    def work(self, value: Puzzle, name: str) -> TestCase[Puzzle]:
         return to_case(value, name)
 
     def failure_kind(self, verdict: Verdict) -> str:

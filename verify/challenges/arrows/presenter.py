@@ -14,6 +14,7 @@ from typing import Any
 from verify.challenges.arrows.checker import first_error
 from verify.challenges.arrows.judge import ArrowsJudge
 from verify.challenges.arrows.model import NO_ARROW, Puzzle, direction_name, parse_text
+from verify.challenges.arrows.options import ArrowsOptions
 from verify.challenges.contract import Captured, Drawing, Page, Presenter, TestCase
 from verify.errors import VerifyError
 from verify.verdict import Verdict
@@ -75,26 +76,25 @@ def arrows_svg(puzzle: Puzzle, numbers: Sequence[int] | None = None, error: str 
         "label": f"arrow path board, {size} cells" if filled else f"the puzzle, {size} cells"})
 
 
-def case_puzzle(case: TestCase) -> Puzzle | None:
+def case_puzzle(case: TestCase[Puzzle]) -> Puzzle | None:
     """The puzzle of a case: parsed when the case was read, else from its input (None: unreadable)."""
-    found = case.meta.get("puzzle")
-    if isinstance(found, Puzzle):
-        return found
+    if case.payload is not None:
+        return case.payload
     try:
         return parse_text(case.input.decode("ascii"), where=case.name)
     except (UnicodeDecodeError, VerifyError):
         return None
 
 
-class ArrowsPresenter(Presenter):
-    def case_page(self, options: Any, case: TestCase, verdict: Verdict, captured: Captured,
+class ArrowsPresenter(Presenter[ArrowsOptions, Puzzle]):
+    def case_page(self, options: ArrowsOptions, case: TestCase[Puzzle], verdict: Verdict, captured: Captured,
                   built: Any) -> Page:
         return Page(f"{TEMPLATES}/arrows.html", self.board_values(options, case, captured))
 
     @staticmethod
-    def board_values(options: Any, case: TestCase, captured: Captured) -> dict[str, Any]:
+    def board_values(options: ArrowsOptions, case: TestCase[Puzzle], captured: Captured) -> dict[str, Any]:
         puzzle = case_puzzle(case)
-        notation = getattr(options, "arrows", "english")
+        notation = options.arrows
         output = captured.output()
         values: dict[str, Any] = {"puzzle_svg": None, "svg": None, "why": "", "changed": [],
                                   "output": bytes(captured.head[:SHOWN_OUTPUT]).decode("utf-8", "replace"),

@@ -7,34 +7,24 @@ User documentation: docs/desert.md.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from verify.challenges.contract import Contest, FuzzBudget, Fuzzer, Scoring, TestCase
+from verify.challenges.desert.case import DesertCase
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import MAX_MAP_BYTES, DesertMap
 from verify.challenges.desert.nontrivial import MAX_VIOLATIONS, violations
-from verify.challenges.desert.notation import STANDARD, Notation, NotationDefinitionError, resolve
+from verify.challenges.desert.notation import NotationDefinitionError, resolve
+from verify.challenges.desert.options import DesertOptions
 from verify.challenges.desert.transcript import DEATH_RULES, ORDERS
 from verify.errors import EntryError, InputError, quoted
 from verify.files import FileRefused, read_entry_file, read_input
 
-__all__ = ["CHALLENGE", "DesertChallenge", "DesertOptions"]
+__all__ = ["CHALLENGE", "DesertCase", "DesertChallenge", "DesertOptions"]
 
 
-@dataclass(frozen=True)
-class DesertOptions:
-    """An entry's ``[desert]`` section, checked."""
-
-    notation: Notation = STANDARD
-    order: str = "moves-first"
-    deaths: str = "turns"
-    demo: Path | None = None
-    demo_bytes: bytes = field(default=b"", repr=False, compare=False)   # read once, when the entry loads
-
-
-class DesertChallenge(Contest):
+class DesertChallenge(Contest[DesertOptions, DesertCase]):
     name = "desert"
     title = "Desert crossing"
     scoring = Scoring.BYTES
@@ -44,15 +34,14 @@ class DesertChallenge(Contest):
     presenter = "verify.challenges.desert.presenter:PRESENTER"
     cache_folders = {"desert-kernel": "desert kernel builds"}     # kernel_build.FOLDER: the compiled kernel's builds
 
-    def testcases(self, root: Path) -> list[TestCase]:
+    def testcases(self, root: Path) -> list[TestCase[DesertCase]]:
         """Every ``*.txt`` map under ``root``, by name. A malformed map (or one over
         ``MAX_MAP_BYTES``) is an InputError naming the file."""
-        cases = []
+        cases: list[TestCase[DesertCase]] = []
         for path in sorted(Path(root).glob("*.txt")):
             data = read_input(str(path), MAX_MAP_BYTES, "map")
             desert = DesertMap.parse(data, source=str(path))
-            cases.append(TestCase(path.stem, data, path, (data.decode("ascii"),),
-                                  meta={"map": desert}))
+            cases.append(TestCase(path.stem, data, path, (data.decode("ascii"),), DesertCase(desert)))
         return cases
 
     def parse_options(self, entry_name: str, table: dict[str, Any], entry_dir: Path) -> DesertOptions:
@@ -95,33 +84,31 @@ class DesertChallenge(Contest):
             raise EntryError(entry_name, "desert.demo", str(error)) from None
         return data
 
-    def entry_cases(self, options: DesertOptions, entry_dir: Path) -> list[TestCase]:
+    def entry_cases(self, options: DesertOptions, entry_dir: Path) -> list[TestCase[DesertCase]]:
         """The entry's demo map, judged like any case. A trivial demo is kept as a case whose
         judge rejects every output, naming the first violation (the first ``MAX_VIOLATIONS``
-        are in ``meta["trivial"]``, ``meta["more_trivial"]`` says whether there are more)."""
+        are its payload's ``trivial``, ``more_trivial`` says whether there are more)."""
         if options.demo is None:
             return []
         data = options.demo_bytes
         desert = DesertMap.parse(data, source=str(options.demo), quote=False)
         found = violations(desert, limit=MAX_VIOLATIONS + 1)
-        problems = [str(v) for v in found[:MAX_VIOLATIONS]]
-        meta: dict[str, Any] = {"map": desert, "demo": True, "trivial": problems,
-                                "more_trivial": len(found) > MAX_VIOLATIONS}
-        return [TestCase("demo", data, options.demo, (data.decode("ascii"),), meta=meta)]
+        payload = DesertCase(desert, tuple(str(v) for v in found[:MAX_VIOLATIONS]), len(found) > MAX_VIOLATIONS)
+        return [TestCase("demo", data, options.demo, (data.decode("ascii"),), payload)]
 
-    def judge(self, options: DesertOptions | None, case: TestCase) -> DesertJudge:
+    def judge(self, options: DesertOptions | None, case: TestCase[DesertCase]) -> DesertJudge:
         options = options or DesertOptions()
-        desert = case.meta.get("map") or DesertMap.parse(case.input, source=case.name)
+        payload = case.payload or DesertCase(DesertMap.parse(case.input, source=case.name))
         problem = None
-        trivial = case.meta.get("trivial")
+        trivial = payload.trivial
         if trivial:
             more = f" (and {len(trivial) - 1} more)" if len(trivial) > 1 else ""
-            if case.meta.get("more_trivial"):
+            if payload.more_trivial:
                 more = f" (and more than {len(trivial) - 1} more)"
             problem = f"the demo map is trivial: {trivial[0]}{more}"
-        return DesertJudge(desert, options.notation, options.order, options.deaths, problem=problem)
+        return DesertJudge(payload.map, options.notation, options.order, options.deaths, problem=problem)
 
-    def fuzzer(self, options: DesertOptions, budget: FuzzBudget) -> Fuzzer:
+    def fuzzer(self, options: DesertOptions, budget: FuzzBudget) -> Fuzzer[DesertCase]:
         from verify.challenges.desert.fuzzing import DesertFuzzer  # the generators only when fuzzing
         return DesertFuzzer(options, budget.max_size)
 

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from verify.challenges.contract import Fuzzer, TestCase
+from verify.challenges.desert.case import DesertCase, case_map
 from verify.challenges.desert.judge import DesertJudge
 from verify.challenges.desert.map import DesertMap, Square
+from verify.challenges.desert.options import DesertOptions
 from verify.challenges.desert.transcript import IllegalTurnError, TranscriptError
 from verify.verdict import Status, Verdict
 
@@ -215,9 +217,9 @@ def size(desert: DesertMap) -> dict[str, int]:
 
 # ---------------------------------------------------------------- cases and verdicts
 
-def to_case(desert: DesertMap, name: str) -> TestCase:
+def to_case(desert: DesertMap, name: str) -> TestCase[DesertCase]:
     text = desert.text()
-    return TestCase(name, text.encode("ascii"), None, (text,), meta={"map": desert})
+    return TestCase(name, text.encode("ascii"), None, (text,), DesertCase(desert))
 
 
 def show(desert: DesertMap) -> str:
@@ -239,8 +241,8 @@ class RuleNamingJudge(DesertJudge):
         return verdict
 
 
-def judge(options: Any, case: TestCase) -> DesertJudge:
-    desert = case.meta.get("map") or DesertMap.parse(case.input, source=case.name)
+def judge(options: DesertOptions | None, case: TestCase[DesertCase]) -> DesertJudge:
+    desert = case_map(case)
     if options is None:
         return RuleNamingJudge(desert)
     return RuleNamingJudge(desert, options.notation, options.order, options.deaths)
@@ -254,10 +256,10 @@ def failure_kind(verdict: Verdict) -> str:
     return str(verdict.status)
 
 
-class DesertFuzzer(Fuzzer):
+class DesertFuzzer(Fuzzer[DesertCase]):
     """Desert maps for one entry (its notation, order and death rule), judged by the rule-naming judge."""
 
-    def __init__(self, options: Any, max_size: int | None):
+    def __init__(self, options: DesertOptions | None, max_size: int | None):
         self.options, self.limits = options, for_size(max_size)
         self.budget = self.limits.describe()
 
@@ -267,10 +269,10 @@ class DesertFuzzer(Fuzzer):
     def shrink_steps(self, value: DesertMap) -> Iterator[DesertMap]:
         return shrink_steps(value)
 
-    def work(self, value: DesertMap, name: str) -> TestCase:
+    def work(self, value: DesertMap, name: str) -> TestCase[DesertCase]:
         return to_case(value, name)
 
-    def judge(self, case: TestCase) -> DesertJudge:
+    def judge(self, case: TestCase[DesertCase]) -> DesertJudge:
         return judge(self.options, case)
 
     def failure_kind(self, verdict: Verdict) -> str:

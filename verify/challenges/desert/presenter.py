@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from verify.challenges.contract import Captured, CaseJob, Drawing, Page, Presenter, TestCase
+from verify.challenges.desert.case import DesertCase, case_map
 from verify.challenges.desert.engine import Crossing
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import Notation
+from verify.challenges.desert.options import DesertOptions
 from verify.challenges.desert.replay import desert_replay
 from verify.verdict import Verdict
 
@@ -21,29 +23,23 @@ TEXT_WIDTH = 7          # pixels a character of the 12-13 px titles takes, about
 MAX_SVG_ATTEMPTS = 60
 
 
-def case_map(case: TestCase) -> DesertMap:
-    """The map of a case: parsed when the case was read, else from its input."""
-    found = case.meta.get("map")
-    return found if isinstance(found, DesertMap) else DesertMap.parse(case.input, source=case.name)
-
-
 def replay_job(captured: Captured, desert: DesertMap, stats: dict[str, Any], notation: Notation, order: str,
                deaths: str) -> dict[str, Any]:
     """A case's replay, as the site's pool runs it (a module-level function over plain data)."""
     return desert_replay(desert, captured, stats, notation, order, deaths)
 
 
-class DesertPresenter(Presenter):
+class DesertPresenter(Presenter[DesertOptions, DesertCase]):
     scripts = (f"{__package__}:static/desert.js",)
     styles = (f"{__package__}:static/desert.css",)
 
-    def case_job(self, options: Any, case: TestCase, verdict: Verdict) -> CaseJob:
+    def case_job(self, options: DesertOptions, case: TestCase[DesertCase], verdict: Verdict) -> CaseJob:
         desert = case_map(case)
         rules = (options.notation, options.order, options.deaths)
         stats = dict(verdict.stats)
         return CaseJob(replay_job, (desert, stats, *rules), key=(desert.text(), stats, rules))
 
-    def case_page(self, options: Any, case: TestCase, verdict: Verdict, captured: Captured,
+    def case_page(self, options: DesertOptions, case: TestCase[DesertCase], verdict: Verdict, captured: Captured,
                   built: Any) -> Page:
         return Page(f"{TEMPLATES}/desert.html", {"replay": built, "unit": "turn"})
 

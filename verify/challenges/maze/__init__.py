@@ -21,7 +21,7 @@ from verify.challenges.maze.roles import MazeRoles, parse_roles
 from verify.runner import Program
 
 
-class MazeChallenge(Contest):
+class MazeChallenge(Contest[MazeRoles, None]):
     name = "maze"
     title = "Inception maze"
     scoring = Scoring.TOURNAMENT
@@ -39,7 +39,7 @@ class MazeChallenge(Contest):
     def programs(self, options: MazeRoles) -> Iterator[Program]:
         return iter([p for p in (options.architect, options.solver) if p is not None])
 
-    def fuzzer(self, options: MazeRoles, budget: FuzzBudget) -> Fuzzer:
+    def fuzzer(self, options: MazeRoles, budget: FuzzBudget) -> Fuzzer[None]:
         from verify.challenges.maze.fuzzing import MazeFuzzer  # the generators only when fuzzing
         return MazeFuzzer(options, budget.max_size, budget.step_timeout)
 

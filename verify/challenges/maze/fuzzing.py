@@ -271,7 +271,7 @@ def parse(data: bytes, source: str, roles: MazeRoles) -> SolverInput | Architect
         raise InputError(f"{source}: {error}") from None
 
 
-class MazeFuzzer(Fuzzer):
+class MazeFuzzer(Fuzzer[None]):
     """Mazes for an entry's solver and sizes and seeds for its architect (each input is for one of them)."""
 
     def __init__(self, roles: MazeRoles, max_size: int | None, step_timeout: float | None):

@@ -10,6 +10,7 @@ from typing import Any
 
 from verify.challenges.contract import Drawing, Page, PagePlace, Presenter
 from verify.challenges.maze.matchlog import ReplayedMatch, read_log
+from verify.challenges.maze.roles import MazeRoles
 from verify.challenges.maze.tournament import TournamentResult
 from verify.errors import VerifyError
 
@@ -59,7 +60,7 @@ def match_page(log: Path, title: str) -> Page | None:
         "unit": "step", "score_line": score_line, "events": replayed.events})
 
 
-class MazePresenter(Presenter):
+class MazePresenter(Presenter[MazeRoles, None]):
     scripts = (f"{__package__}:static/maze.js",)
     styles = (f"{__package__}:static/maze.css",)
 

@@ -214,7 +214,7 @@ class MatchJob:
 
     maze_key: tuple[str, int, int]
     maze: Maze
-    solver: Contestant
+    solver: Contestant[MazeRoles]
     limits: MazeLimits
     patience: int
     broken: str | None
@@ -232,7 +232,7 @@ def play_maze(grader: Grader, job: MazeJob, log_path: Path | None) -> dict[str, 
     return record
 
 
-def play_match(grader: Grader, maze_key: tuple[str, int, int], maze: Maze, solver: Contestant,
+def play_match(grader: Grader, maze_key: tuple[str, int, int], maze: Maze, solver: Contestant[MazeRoles],
                limits: MazeLimits, log_path: Path | None, patience: int, broken: str | None = None) -> MatchOutcome:
     architect, size, seed = maze_key
     roles: MazeRoles = solver.options
@@ -254,7 +254,7 @@ def play_match(grader: Grader, maze_key: tuple[str, int, int], maze: Maze, solve
     return MatchOutcome(architect, solver.name, size, seed, result, log_path)
 
 
-class MazeTournament(Tournament[MazeOptions]):
+class MazeTournament(Tournament[MazeRoles, MazeOptions]):
     """Stage 0: every architect's mazes; stage 1: every other entry's solver in each maze built."""
 
     stages = 2
@@ -276,15 +276,16 @@ class MazeTournament(Tournament[MazeOptions]):
                            tuple(_int_list("--seeds", values.get("seeds") or "")), limits,
                            DEFAULT_PATIENCE if patience is None else int(_number("--patience", patience, 0, int)))
 
-    def schedule(self, stage: int, contestants: Sequence[Contestant], options: MazeOptions,
+    def schedule(self, stage: int, contestants: Sequence[Contestant[MazeRoles]], options: MazeOptions,
                  broken: Mapping[Program, str], earlier: Sequence[Sequence[Any]]) -> list[MazeJob] | list[MatchJob]:
         if stage == 0:
             return [MazeJob(c.name, c.options.architect, size, seed, options.limits,
-                            broken.get(c.options.architect))
+                            _why_broken(broken, c.options.architect))
                     for c in _architects(contestants) for size in options.sizes for seed in options.seeds]
         mazes = _mazes(contestants, options, earlier[0])
         solvers = _solvers(contestants)
-        return [MatchJob(key, built.maze, solver, options.limits, options.patience, broken.get(solver.options.solver))
+        return [MatchJob(key, built.maze, solver, options.limits, options.patience,
+                         _why_broken(broken, solver.options.solver))
                 for key, built in mazes.items() if built.maze is not None
                 for solver in solvers if solver.name != key[0]]
 
@@ -318,7 +319,7 @@ class MazeTournament(Tournament[MazeOptions]):
         # the longest walks first (bigger mazes); the mazes in their order
         return 0.0 if isinstance(job, MazeJob) else float(step_limit(job.maze_key[1]))
 
-    def standings(self, contestants: Sequence[Contestant], options: MazeOptions,
+    def standings(self, contestants: Sequence[Contestant[MazeRoles]], options: MazeOptions,
                   results: Sequence[Sequence[Any]]) -> Standings:
         mazes = _mazes(contestants, options, results[0])
         matches = sorted((MatchOutcome.from_json(record) for record in results[1]),
@@ -329,15 +330,19 @@ class MazeTournament(Tournament[MazeOptions]):
         return board_of(result)
 
 
-def _architects(contestants: Sequence[Contestant]) -> list[Contestant]:
+def _why_broken(broken: Mapping[Program, str], program: Program | None) -> str | None:
+    return None if program is None else broken.get(program)
+
+
+def _architects(contestants: Sequence[Contestant[MazeRoles]]) -> list[Contestant[MazeRoles]]:
     return sorted((c for c in contestants if c.options.architect is not None), key=lambda c: c.name)
 
 
-def _solvers(contestants: Sequence[Contestant]) -> list[Contestant]:
+def _solvers(contestants: Sequence[Contestant[MazeRoles]]) -> list[Contestant[MazeRoles]]:
     return sorted((c for c in contestants if c.options.solver is not None), key=lambda c: c.name)
 
 
-def _mazes(contestants: Sequence[Contestant], options: MazeOptions,
+def _mazes(contestants: Sequence[Contestant[MazeRoles]], options: MazeOptions,
            built: Sequence[dict[str, Any]]) -> dict[tuple[str, int, int], BuiltMaze]:
     keys = [(c.name, size, seed) for c in _architects(contestants) for size in options.sizes for seed in options.seeds]
     return {key: BuiltMaze.from_json(record, options.limits.sizes) for key, record in zip(keys, built, strict=True)}

@@ -142,7 +142,7 @@ class Grader(Protocol):
 
 class Contest(ABC, Generic[Options, Payload]):
     """A contest. Subclasses set the class attributes and implement the rules, naming their
-    options and case payload: ``class DesertChallenge(Contest[DesertOptions, DesertCase])``
+    options and case payload: ``class EchoChallenge(Contest[EchoOptions, bytes])``
     (``None`` for a payload it has no use for)."""
 
     name: ClassVar[str]

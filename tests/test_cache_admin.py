@@ -179,3 +179,14 @@ def test_a_folder_no_contest_declares_is_not_verifys(cache):
     prune(0)
     assert (cache / "keeper-builds" / "one" / "lib.so").exists()
     assert "keeper builds" not in {part.name for part in cache_parts()}
+
+
+def test_a_broken_contest_path_leaves_the_contests_folders_alone(cache, tmp_path):
+    challenges.add_contest_path(tmp_path / "no-such-folder")
+    try:
+        names = {part.name for part in cache_parts()}
+        assert "desert kernel builds" not in names and "results" in names
+        prune(0)
+        assert (cache / "desert-kernel" / "0123456789abcdef").exists()
+    finally:
+        challenges.reset()

@@ -106,10 +106,15 @@ def _language_keys() -> set[str]:
 
 def _contest_folders(root: Path) -> dict[str, str]:
     """folder -> the part's name, for the folders of ``root`` the contests own: each tournament's
-    default logs, and each contest's ``cache_folders``. A contest that does not load owns none."""
+    default logs, and each contest's ``cache_folders``. A contest that does not load owns none
+    (nor do any when the contests cannot be listed): its folders are left alone."""
     from verify import challenges
     found: dict[str, str] = {}
-    for name in challenges.names():
+    try:
+        names = challenges.names()
+    except VerifyError:         # a bad contest folder: the cache is still shown, and nothing is removed
+        return found
+    for name in names:
         try:
             contest = challenges.get(name)
         except VerifyError:

@@ -14,12 +14,15 @@ others put on the machine hits them all alike:
   (verify/runner/forkserver.py): the same limits, cgroup and verdicts, the sandbox
   built once;
 - step: a maze step as the grading core makes it, the per-step asker of one match
-  (`verify.grading.interactive.PerStepAsker` over a `LocalRunner`): the fork server's
-  step plus whatever the grading core does around it;
+  (`verify.grading.interactive.PerStepAsker` over a `LocalRunner`, whose fork servers
+  "server" uses too): the fork server's step plus whatever the grading core does
+  around it;
 - prepare: `prepare(program)` of a program already built, alone (no run): what a step
   costs on top when it prepares its program again.
 
-Printed: median and mean wall time of one step each way and the ratios over bare.
+Printed: median and mean wall time of one step each way, the ratios over bare, and the
+mean CPU time verify's own process spent on a step (its threads; not the programs it
+starts), which depends less on the load others put on the machine.
 """
 from __future__ import annotations
 
@@ -44,7 +47,6 @@ from verify.runner import (
     resolve_isolation,
     run_prepared,
 )
-from verify.runner.pools import Pools
 
 PYTHON_STEP = "import sys\nstate = sys.stdin.read()\nprint('N' if len(state) % 2 else 'E')\n"
 C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,sizeof b,stdin);'
@@ -54,19 +56,24 @@ WAYS = ("bare", "alone", "server", "step", "prepare")
 MOVES = (b"N\n", b"E\n")
 
 
-def measure(runs: int, block: int, steps: dict[str, Callable[[], bytes]]) -> dict[str, list[float]]:
+def measure(runs: int, block: int,
+            steps: dict[str, Callable[[], bytes]]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Each way's wall times, and the CPU time this process (verify, not the programs it
+    starts) spent on each step."""
     walls: dict[str, list[float]] = {way: [] for way in WAYS}
+    cpus: dict[str, list[float]] = {way: [] for way in WAYS}
     for way in WAYS:                                 # warm-up: artefact, helpers, the server, page cache
         for _ in range(3):
             steps[way]()
     while len(walls["bare"]) < runs:
         for way in WAYS:
             for _ in range(block):
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 output = steps[way]()
                 walls[way].append(time.perf_counter() - start)
+                cpus[way].append(time.process_time() - cpu)
                 assert output in MOVES, (way, output)
-    return walls
+    return walls, cpus
 
 
 def main() -> None:
@@ -80,8 +87,8 @@ def main() -> None:
         raise SystemExit("no fork server here: it needs bubblewrap, verify-init, root and a C compiler")
     print(f"isolation {chosen.name}; load average before {os.getloadavg()[0]:.2f}; cores {os.cpu_count()}")
     limits = Limits(wall_time=10, cpu_time=10)
-    servers = Pools()
     runner = LocalRunner(chosen, forkserver=True, cache=cache_root())
+    servers = runner.pools                          # server and step: the same fork servers
 
     with tempfile.TemporaryDirectory(prefix="bench-per-step-") as folder:
         os.chmod(folder, 0o755)
@@ -113,20 +120,21 @@ def main() -> None:
                 prepare(program, isolation=chosen)
                 return MOVES[0]
 
-            walls = measure(options.runs, options.block,
+            walls, cpus = measure(options.runs, options.block,
                             {"bare": bare, "alone": lambda: sandboxed(False), "server": lambda: sandboxed(True),
                              "step": step, "prepare": prepare_only})
             base_median, base_mean = statistics.median(walls["bare"]), statistics.mean(walls["bare"])
             for way in WAYS:
                 median, mean = statistics.median(walls[way]), statistics.mean(walls[way])
                 print(f"  {language:6s} {way:7s}: median {median * 1000:6.2f} ms, mean {mean * 1000:6.2f} ms; "
-                      f"over bare: median {median / base_median:5.2f}x, mean {mean / base_mean:5.2f}x")
+                      f"over bare: median {median / base_median:5.2f}x, mean {mean / base_mean:5.2f}x; "
+                      f"verify's CPU {statistics.mean(cpus[way]) * 1000:5.2f} ms")
             print(f"  {language:6s} server / alone: median "
                   f"{statistics.median(walls['server']) / statistics.median(walls['alone']):.3f}; "
-                  f"step / server: median {statistics.median(walls['step']) / statistics.median(walls['server']):.3f} "
+                  f"step / server: median {statistics.median(walls['step']) / statistics.median(walls['server']):.3f}, "
+                  f"verify's CPU {(statistics.mean(cpus['step']) - statistics.mean(cpus['server'])) * 1000:+.2f} ms "
                   f"({len(walls['bare'])} runs each)")
     runner.close()
-    servers.close()
     print(f"load average after {os.getloadavg()[0]:.2f}")
 
 

@@ -2,7 +2,8 @@
 
 - :mod:`.batch`: input in, output streamed into the contest's judge;
 - :mod:`.interactive`: the contest's pure match asks, the program answers (per step or persistent);
-- :mod:`.runners`: the injected :class:`Runner` (bubblewrap, rlimits), :mod:`.fake` one for tests;
+- :mod:`.runners`: the injected :class:`Runner` (bubblewrap, rlimits), :mod:`.fake` one for tests:
+  a program is prepared once and run many times; :mod:`.memo`: what a runner prepared, kept;
 - :mod:`.verdicts`: the one limit-to-verdict mapping and the one crash verdict;
 - :mod:`.grader`: the same, offered to a contest's tournament.
 """

@@ -12,8 +12,10 @@ Either way a failure is a :class:`~verify.challenges.contract.Reply` with its re
 (the shared verdict wording, :meth:`~verify.verdict.Verdict.summary`): the match
 decides what a failed request costs.
 
-Either asker prepares its program once, at its first request, and every request after
-that only runs what that gave back (a step reads no file, checks no flag, hashes nothing).
+Either asker prepares its program at its first request (and at the next while that
+fails: the runner keeps a build's error) and every request after that only runs what it
+gave back: a step reads no file to know what it runs, checks no flag, hashes nothing.
+
 Either asker also keeps what its processes cost, for the case's result: the largest peak
 memory and the summed CPU time of its runs (a persistent session's own figures when the
 runner reports them; 0 when it does not).

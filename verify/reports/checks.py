@@ -10,6 +10,11 @@ Every format names the isolation of the runs (the one they would have had when n
 says which verdicts may differ from a judge with a cgroup per run where some may
 (:mod:`verify.reports.isolation`): the summary line and a line below it, JSON's ``isolation``
 and ``differences`` fields, JUnit properties of each suite.
+
+A ``--fail-fast`` check lists the cases it did not run in every format (a row marked
+skipped in the tables, JSON's ``fail_fast`` and each entry's ``skipped``, JUnit's
+``<skipped>`` cases and the suite's ``skipped`` count); the table and Markdown end with
+the accepted run that came closest to its time limit.
 """
 from __future__ import annotations
 

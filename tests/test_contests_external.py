@@ -7,8 +7,6 @@ starts from nothing each time, as it does for a user.
 """
 from __future__ import annotations
 
-import importlib.metadata
-import importlib.util
 import json
 import os
 import shutil
@@ -17,13 +15,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from contest_install import UNTRACKED, install_contest
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "fixtures" / "echo-contest"
 PACKAGE = FIXTURE / "verify_echo"
 ENTRIES = ("submissions/echo/cat-python", "submissions/echo/wrong")
+FLAWED = "submissions/echo/short-read"        # passes every case; cuts an input past 32 bytes short
 CASES = ["empty", "hello", "lines", "no-newline"]
-UNTRACKED = shutil.ignore_patterns("__pycache__", "*.pyc", "build", "*.egg-info")
 
 
 def verify(*args: str, cache: Path, pythonpath: tuple[Path, ...] = (), contest_path: str | None = None,
@@ -65,8 +64,8 @@ def assert_ranked(result: subprocess.CompletedProcess[str]) -> None:
     report = json.loads(result.stdout)
     assert report["challenge"] == "echo"
     assert [(s["rank"], s["entry"], s["bytes"], s["score"]) for s in report["standings"]] == [
-        (1, "echo/cat-python", 38, 38), (None, "echo/wrong", 15, 15)]
-    assert report["standings"][1]["why_not"].startswith("lines: wrong: output ends at byte 4")
+        (1, "echo/cat-python", 38, 38), (2, "echo/short-read", 40, 40), (None, "echo/wrong", 15, 15)]
+    assert report["standings"][2]["why_not"].startswith("lines: wrong: output ends at byte 4")
 
 
 def one_line_error(result: subprocess.CompletedProcess[str], *expected: str) -> str:
@@ -81,33 +80,10 @@ def one_line_error(result: subprocess.CompletedProcess[str], *expected: str) -> 
 
 # -- installed with pip: found through the entry point --------------------------------------------
 
-def pip_flags() -> list[str]:
-    """--no-build-isolation when this Python can build the fixture's wheel by itself (setuptools,
-    with its own bdist_wheel from 70.1 or the wheel package): no index is needed then. Else pip
-    fetches setuptools and wheel for an isolated build."""
-    try:
-        setuptools = tuple(int(part) for part in importlib.metadata.version("setuptools").split(".")[:2])
-    except (importlib.metadata.PackageNotFoundError, ValueError):
-        return []
-    if setuptools >= (70, 1) or importlib.util.find_spec("wheel") is not None:
-        return ["--no-build-isolation"]
-    return []
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     """The fixture installed with ``pip install --target`` (once for the module): a folder for PYTHONPATH."""
-    if importlib.util.find_spec("pip") is None:
-        pytest.skip("pip is not installed")
-    root = tmp_path_factory.mktemp("installed")
-    source = root / "echo-contest"          # a copy: building writes build/ and *.egg-info beside the sources
-    shutil.copytree(FIXTURE, source, ignore=UNTRACKED)
-    target = root / "site"
-    installed = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--disable-pip-version-check",
-         *pip_flags(), "--target", str(target), str(source)],
-        check=False, capture_output=True, text=True, timeout=300)
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    target = install_contest(FIXTURE, tmp_path_factory.mktemp("installed"))
     [dist_info] = target.glob("verify_echo_contest-*.dist-info")
     assert "echo = verify_echo:CHALLENGE" in (dist_info / "entry_points.txt").read_text()
     return target
@@ -193,6 +169,49 @@ def test_contest_path_to_the_project_folder(tmp_path):
     """The package folder is verify_echo; its contest is called echo: contests are named by themselves."""
     result = verify("--contest-path", str(FIXTURE), "check", ENTRIES[0], cache=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# -- fuzz: the contest's own generated inputs ------------------------------------------------------
+
+def test_fuzz_finds_the_input_a_flawed_entry_cuts_short_and_shrinks_it(contests, tmp_path):
+    """short-read passes every case (none is longer than 32 bytes); the fuzzer finds one that is,
+    and shrinks it to the smallest: 33 plain bytes, saved and replayed."""
+    saved = tmp_path / "saved"
+    found = verify("--contest-path", str(contests), "fuzz", FLAWED, "--save", str(saved), cache=tmp_path)
+    assert found.returncode == 1, found.stdout + found.stderr
+    lines = found.stdout.splitlines()
+    assert lines[0].startswith("fuzz echo/short-read: ASCII inputs up to 100 bytes")
+    assert " failed: wrong: ends early" in lines[1]
+    assert lines[2].endswith("to (bytes 33, lines 0):") and lines[3] == repr("a" * 33)
+    assert lines[4] == "verdict: wrong: output ends at byte 32, expected 33 bytes"
+    assert (saved / "fuzz-ends-early.txt").read_text() == "a" * 33
+    replayed = verify("--contest-path", str(contests), "fuzz", FLAWED, "--replay", str(saved / "fuzz-ends-early.txt"),
+                      cache=tmp_path)
+    assert replayed.returncode == 1, replayed.stderr
+    assert replayed.stdout.splitlines()[1:] == ["verdict: wrong: output ends at byte 32, expected 33 bytes",
+                                                "failure class: wrong: ends early"]
+
+
+def test_fuzz_finds_nothing_wrong_with_a_correct_entry(contests, tmp_path):
+    done = verify("--contest-path", str(contests), "fuzz", ENTRIES[0], "--runs", "30", "-j", "2", cache=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[1].startswith("nothing failed in 30 inputs (seed 0, ")
+
+
+def test_check_with_fuzz_judges_the_generated_cases_too(contests, tmp_path):
+    done = verify("--contest-path", str(contests), "check", FLAWED, "--fuzz", "6", "--format", "json", cache=tmp_path)
+    assert done.returncode == 1, done.stderr
+    verdicts = by_case(json.loads(done.stdout), "echo/short-read")
+    assert list(verdicts) == [*CASES, *(f"fuzz-0-{index}" for index in range(1, 7))]
+    assert {verdicts[case]["status"] for case in CASES} == {"accepted"}
+    failed = [verdict["message"] for name, verdict in verdicts.items() if verdict["status"] != "accepted"]
+    assert failed and all(message.startswith("output ends at byte 32, expected ") for message in failed)
+
+
+def test_a_saved_input_that_is_not_ascii_is_one_line(contests, tmp_path):
+    (tmp_path / "bad.txt").write_bytes("café".encode())
+    one_line_error(verify("--contest-path", str(contests), "fuzz", FLAWED, "--replay", str(tmp_path / "bad.txt"),
+                          cache=tmp_path), "bad.txt: an echo fuzz input is ASCII")
 
 
 # -- broken contests: one line, exit code 2 ---------------------------------------------------------

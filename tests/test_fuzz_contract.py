@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 from echo_challenge import EchoChallenge, install, write_entry  # noqa: E402
 
 from verify import challenges  # noqa: E402
-from verify.challenges.contract import FuzzBudget, Fuzzer, TestCase  # noqa: E402
+from verify.challenges.contract import Contest, FuzzBudget, Fuzzer, TestCase  # noqa: E402
 from verify.entries import load_entry  # noqa: E402
 from verify.errors import VerifyError  # noqa: E402
 from verify.fuzz import fuzz, target_for  # noqa: E402
@@ -58,8 +58,15 @@ class FuzzedEcho(EchoChallenge):
         return LineFuzzer()
 
 
+class EchoWithoutInputs(EchoChallenge):
+    """The echo contest without its fuzzer: the contract's default, no generated inputs."""
+
+    fuzzer = Contest.fuzzer
+
+
 def test_a_contest_without_generated_inputs_cannot_be_fuzzed(monkeypatch, tmp_path):
     install(monkeypatch)
+    challenges.add(EchoWithoutInputs())
     entry = load_entry(write_entry(tmp_path / "cat", "cat.py", "import sys\nsys.stdout.write(sys.stdin.read())\n"))
     with pytest.raises(VerifyError, match="^echo generates no inputs: its entries cannot be fuzzed$"):
         target_for(entry, LocalRunner(), LIMITS)

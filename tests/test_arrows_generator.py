@@ -188,11 +188,37 @@ def test_the_compiled_propagation_loads_where_there_is_a_compiler():
     (7, 9, 2, True), (10, 10, 2, False), (12, 12, 1, False),
 ])
 def test_the_compiled_and_the_python_propagation_give_the_same_puzzles(rows, cols, seeds, hard):
-    """Bitsets of one, two and three words; the slides for many cells; the search of ``hard``."""
+    """Bitsets of one, two and three words; the search of ``hard``."""
     for seed in range(seeds):
         compiled = generate_puzzle(rows, cols, seed, hard=hard, max_nodes=30)
         python = generate_puzzle(rows, cols, seed, hard=hard, max_nodes=30, kernel=False)
         assert compiled == python, (rows, cols, seed)
+
+
+@pytest.mark.skipif(not HAS_COMPILER, reason="no C compiler: nothing to compare")
+@settings(deadline=None, max_examples=80)
+@given(rows=st.integers(1, 30), cols=st.integers(2, 30), seed=st.integers(0, 10**6), data=st.data())
+def test_the_compiled_rays_joined_and_slid_are_the_rays_cell_by_cell(rows, cols, seed, data):
+    """Propagation takes the rays of a set one of two ways by its size; each gives, for any set,
+    the union of its cells' rays (forward) or of the cells whose rays hold one (backward)."""
+    board = board_of_path(rows, cols, random_path(rows, cols, random.Random(seed)))
+    compiled = geometry(board)
+    assert isinstance(compiled, kernel.KernelGeometry)
+    rays = geometry(board, kernel=False)
+    cells = data.draw(st.integers(0, 2**board.size - 1))
+    listed = [cell for cell in range(board.size) if cells >> cell & 1]
+    onto = sum_of_sets(rays.succ[cell] for cell in listed)
+    from_ = sum_of_sets(rays.pred[cell] for cell in listed)
+    for join in (True, False):
+        assert compiled.rays(cells, True, join) == onto, ("forward", join)
+        assert compiled.rays(cells, False, join) == from_, ("backward", join)
+
+
+def sum_of_sets(sets) -> int:
+    union = 0
+    for cells in sets:
+        union |= cells
+    return union
 
 
 @pytest.mark.skipif(not HAS_COMPILER, reason="no C compiler: nothing to compare")

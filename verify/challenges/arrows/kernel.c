@@ -18,9 +18,10 @@ typedef uint64_t u64;
 enum { G_ROWS, G_COLS, G_SIZE, G_WORDS, G_LAST, G_HEADER = 8 };
 enum { MOVE_LINK = 0, MOVE_NUMBER = 1 };
 /* Joining the rays of a set cell by cell costs W words a cell; sliding the whole set along
- * the eight directions costs about 8 x (the longest ray) x 4W: rays are joined while the set
- * has at most RAY_JOIN_PER_SIDE cells per cell of the board's longer side, slid beyond. */
-#define RAY_JOIN_PER_SIDE 24
+ * the eight directions (by doubling) about 8 x 2 log2(side) shifts of W words: rays are joined
+ * while the set has at most RAY_JOIN_PER_SIDE cells per cell of the board's longer side, slid
+ * beyond (measured: about even at 20x20, sliding ahead from 30x30 on). */
+#define RAY_JOIN_PER_SIDE 12
 
 static const int STEP_ROW[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
 static const int STEP_COL[8] = {0, 1, 1, 1, 0, -1, -1, -1};
@@ -63,52 +64,61 @@ static int any_in_range(const u64 *s, int lo, int count)
 }
 
 /* out = in shifted by k bit positions (k > 0: towards higher bits) */
-static void shift_bits(u64 *out, const u64 *in, int k, int W)
+static void shift_bits(u64 *restrict out, const u64 *restrict in, int k, int W)
 {
+    int q = (k >= 0 ? k : -k) / 64, r = (k >= 0 ? k : -k) % 64;
+    if (q >= W) {
+        memset(out, 0, sizeof(u64) * W);
+        return;
+    }
     if (k >= 0) {
-        int q = k / 64, r = k % 64;
-        for (int w = W - 1; w >= 0; w--) {
-            u64 v = 0;
-            if (w - q >= 0) v = in[w - q] << r;
-            if (r && w - q - 1 >= 0) v |= in[w - q - 1] >> (64 - r);
-            out[w] = v;
+        if (r == 0)
+            for (int w = W - 1; w >= q; w--) out[w] = in[w - q];
+        else {
+            for (int w = W - 1; w > q; w--) out[w] = (in[w - q] << r) | (in[w - q - 1] >> (64 - r));
+            out[q] = in[0] << r;
         }
+        memset(out, 0, sizeof(u64) * q);
     } else {
-        k = -k;
-        int q = k / 64, r = k % 64;
-        for (int w = 0; w < W; w++) {
-            u64 v = 0;
-            if (w + q < W) v = in[w + q] >> r;
-            if (r && w + q + 1 < W) v |= in[w + q + 1] << (64 - r);
-            out[w] = v;
+        int top = W - 1 - q;
+        if (r == 0)
+            for (int w = 0; w <= top; w++) out[w] = in[w + q];
+        else {
+            for (int w = 0; w < top; w++) out[w] = (in[w + q] >> r) | (in[w + q + 1] << (64 - r));
+            out[top] = in[W - 1] >> r;
         }
+        memset(out + top + 1, 0, sizeof(u64) * q);
     }
 }
 
-/* out |= every cell on the rays from `cells` in direction d (not the cells themselves) */
-static void fill_into(const Ctx *c, u64 *out, const u64 *cells, int d, u64 *cur, u64 *tmp)
+/* out |= every cell on the rays from `cells` in direction d (not the cells themselves), by
+ * doubling: `cur` holds the cells 1..span steps away, `mask` the cells that span steps in
+ * direction d reach from inside the board */
+static void fill_into(const Ctx *c, u64 *out, const u64 *cells, int d, u64 *cur, u64 *tmp, u64 *mask)
 {
     int W = c->W, shift = STEP_ROW[d] * c->cols + STEP_COL[d];
+    int longest = (c->rows > c->cols ? c->rows : c->cols) - 1;
     const u64 *enter = c->enter + d * W;
-    memcpy(cur, cells, sizeof(u64) * W);
-    for (;;) {
-        shift_bits(tmp, cur, shift, W);
-        u64 any = 0;
-        for (int w = 0; w < W; w++) {
-            cur[w] = tmp[w] & enter[w];
-            out[w] |= cur[w];
-            any |= cur[w];
+    shift_bits(cur, cells, shift, W);
+    for (int w = 0; w < W; w++) { cur[w] &= enter[w]; mask[w] = enter[w]; }
+    for (int span = 1; span < longest; span *= 2) {
+        shift_bits(tmp, cur, span * shift, W);
+        for (int w = 0; w < W; w++) cur[w] |= tmp[w] & mask[w];
+        if (2 * span < longest) {
+            shift_bits(tmp, mask, span * shift, W);
+            for (int w = 0; w < W; w++) mask[w] &= tmp[w];
         }
-        if (!any) return;
     }
+    for (int w = 0; w < W; w++) out[w] |= cur[w];
 }
 
-/* out = cells on the ray of some cell of `cells` (forward) or whose ray holds one (backward) */
-static void move_cells(const Ctx *c, u64 *out, const u64 *cells, int forward, u64 *scratch)
+/* out = cells on the ray of some cell of `cells` (forward) or whose ray holds one (backward),
+ * joined from the ray tables (join) or slid along the eight directions; `scratch`: 5 W */
+static void rays_of(const Ctx *c, u64 *out, const u64 *cells, int forward, int join, u64 *scratch)
 {
     int W = c->W;
     memset(out, 0, sizeof(u64) * W);
-    if (count_bits(cells, W) <= RAY_JOIN_PER_SIDE * (c->rows > c->cols ? c->rows : c->cols)) {
+    if (join) {
         const u64 *table = forward ? c->succ : c->pred;
         for (int w = 0; w < W; w++) {
             u64 x = cells[w];
@@ -121,19 +131,25 @@ static void move_cells(const Ctx *c, u64 *out, const u64 *cells, int forward, u6
         }
         return;
     }
-    u64 *part = scratch, *cur = scratch + W, *tmp = scratch + 2 * W, *fill = scratch + 3 * W;
+    u64 *part = scratch, *cur = scratch + W, *tmp = scratch + 2 * W, *fill = scratch + 3 * W, *mask = scratch + 4 * W;
     for (int d = 0; d < 8; d++) {
         const u64 *arrows = c->arrow_cells + d * W;
         if (forward) {
             u64 any = 0;
             for (int w = 0; w < W; w++) { part[w] = cells[w] & arrows[w]; any |= part[w]; }
-            if (any) fill_into(c, out, part, d, cur, tmp);
+            if (any) fill_into(c, out, part, d, cur, tmp, mask);
         } else {
             memset(fill, 0, sizeof(u64) * W);
-            fill_into(c, fill, cells, (d + 4) % 8, cur, tmp);
+            fill_into(c, fill, cells, (d + 4) % 8, cur, tmp, mask);
             for (int w = 0; w < W; w++) out[w] |= fill[w] & arrows[w];
         }
     }
+}
+
+static void move_cells(const Ctx *c, u64 *out, const u64 *cells, int forward, u64 *scratch)
+{
+    int join = count_bits(cells, c->W) <= RAY_JOIN_PER_SIDE * (c->rows > c->cols ? c->rows : c->cols);
+    rays_of(c, out, cells, forward, join, scratch);
 }
 
 static void fail(Ctx *c) { longjmp(c->fail, 1); }
@@ -194,7 +210,7 @@ static int longest_free_run(const Ctx *c)
     return best;
 }
 
-static void bind(Ctx *c, const u64 *geo, u64 *state)
+static void bind_geometry(Ctx *c, const u64 *geo)
 {
     c->rows = (int)geo[G_ROWS];
     c->cols = (int)geo[G_COLS];
@@ -206,6 +222,11 @@ static void bind(Ctx *c, const u64 *geo, u64 *state)
     c->pred = c->succ + sw;
     c->arrow_cells = c->pred + sw;
     c->enter = c->arrow_cells + 8 * c->W;
+}
+
+static void bind(Ctx *c, const u64 *geo, u64 *state)
+{
+    bind_geometry(c, geo);
     c->links_word = state;
     c->used = state + 1;
     c->open_heads = c->used + c->W;
@@ -300,6 +321,20 @@ int64_t arrows_apply(const u64 *geo, u64 *state, int64_t kind, int64_t first, in
     if (setjmp(c.fail)) return -1;
     if (kind == MOVE_LINK) link_cells(&c, (int)first, (int)second);
     else assign_segment(&c, (int)first, (int)second);
+    return 0;
+}
+
+/* out = the cells on the rays of `cells` (forward) or whose rays hold one, joined from the ray
+ * tables (join) or slid: the two ways propagation takes, each checked on its own by the tests.
+ * 0, or -2 when the work space cannot be allocated */
+int64_t arrows_rays(const u64 *geo, const u64 *cells, int64_t forward, int64_t join, u64 *out)
+{
+    Ctx c;
+    bind_geometry(&c, geo);
+    u64 *scratch = malloc(sizeof(u64) * 5 * (size_t)c.W);
+    if (!scratch) return -2;
+    rays_of(&c, out, cells, (int)forward, (int)join, scratch);
+    free(scratch);
     return 0;
 }
 
@@ -629,7 +664,7 @@ int64_t arrows_propagate(const u64 *geo, u64 *state, int32_t *moves)
     k.t2 = k.t1 + W;
     k.t3 = k.t2 + W;
     k.snapshot = k.t3 + W;
-    k.scratch = k.snapshot + W;   /* 4 W */
+    k.scratch = k.snapshot + W;   /* 5 W */
     k.forced = ints;
     k.cand = k.forced + 2 * (2 * size + 2);
     k.best = k.cand + size + 2;

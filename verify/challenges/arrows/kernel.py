@@ -30,6 +30,7 @@ _SIGNATURES: dict[str, tuple[tuple[Any, ...], Any]] = {
     "arrows_state_init": ((_WORDS, _WORDS, _INT32S), ctypes.c_int64),
     "arrows_apply": ((_WORDS, _WORDS, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64), ctypes.c_int64),
     "arrows_propagate": ((_WORDS, _WORDS, _INT32S), ctypes.c_int64),
+    "arrows_rays": ((_WORDS, _WORDS, ctypes.c_int64, ctypes.c_int64, _WORDS), ctypes.c_int64),
 }
 _LOADING = threading.Lock()
 
@@ -61,7 +62,7 @@ class KernelGeometry:
         self.geo = (ctypes.c_uint64 * lib.arrows_geo_words(puzzle.rows, puzzle.cols))()
         lib.arrows_geo_init(self.geo, puzzle.rows, puzzle.cols, (ctypes.c_int32 * size)(*puzzle.arrows))
         self.state_type = ctypes.c_uint64 * lib.arrows_state_words(size)
-        words = (size + 2 + 63) // 64
+        self.words = words = (size + 2 + 63) // 64
         self.num_offset = 2 * (1 + 4 * words) + 2 * size    # kernel.c's bind(): nxt, prv, then num
         self.moves = (ctypes.c_int32 * (3 * (size + 2)))()
 
@@ -89,6 +90,17 @@ class KernelGeometry:
         kind, first, second = move
         if self.lib.arrows_apply(self.geo, state, MOVE_KINDS.index(kind), first, second) < 0:
             raise Contradiction
+
+    def rays(self, cells: int, forward: bool, join: bool) -> int:
+        """The cells on the rays of ``cells`` (forward) or whose rays hold one of them, as the
+        kernel finds them joined from its ray tables (``join``) or slid: propagation picks one
+        by the size of the set; the tests check both against the Python geometry."""
+        words = ctypes.c_uint64 * self.words
+        out = words()
+        if self.lib.arrows_rays(self.geo, words.from_buffer_copy(cells.to_bytes(8 * self.words, "little")),
+                                forward, join, out) < 0:
+            raise MemoryError("the arrows kernel could not allocate its work space")
+        return int.from_bytes(bytes(out), "little")
 
     def number(self, state: Any, cell: int) -> int:
         return memoryview(state).cast("B").cast("i")[self.num_offset + cell]

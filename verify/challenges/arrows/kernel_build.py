@@ -6,14 +6,13 @@ compile cache stores an artefact (:mod:`verify.runner.artefacts`: copied in with
 of digests, checked before it is loaded), so a library changed behind verify's back is
 rebuilt, never loaded. Nothing is written inside the installed package. This is verify's
 own trusted source, built by verify, never by an entry. The compiler is looked up only
-when the library must be built: loading a built one stays cheap for ``verify gen``.
+when the library must be built, and the modules that build it imported only then: loading
+a built one stays cheap for ``verify gen``.
 """
 from __future__ import annotations
 
 import hashlib
 import platform
-import subprocess
-import tempfile
 from pathlib import Path
 
 from verify.runner import artefacts
@@ -42,6 +41,9 @@ def build_library() -> Path | None:
     library = folder / LIBRARY
     if artefacts.is_intact(folder):
         return library
+    import subprocess  # (only to build: loading a built library stays cheap)
+    import tempfile
+
     from verify.runner.languages import find_program
     compiler = find_program(list(COMPILERS))
     if compiler is None:

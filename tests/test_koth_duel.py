@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ def test_koth_duel_plays_every_pair_and_ranks_them(tmp_path):
     report = json.loads(done.stdout)
     assert [p["name"] for p in report["players"]] == ["beat-last", "cycle", "rock"]
     duels = {(d["first"], d["second"]): d for d in report["duels"]}
-    # rock always R; cycle R, P, S...; beat-last plays what beats the other's last move (P first)
+    # rock always R; cycle R, P, S...; beat-last plays what beats the other's last move (R first)
     assert duels[("cycle", "rock")]["moves"] == ["RPSRP", "RRRRR"]
     assert duels[("cycle", "rock")]["points"] == [3.0, 2.0]
     assert duels[("beat-last", "rock")]["points"] == [4.5, 0.5]
@@ -48,6 +49,14 @@ def test_koth_duel_table_and_site(tmp_path):
     assert "Players (mean points per round)" in done.stdout and "player \\ opponent" in done.stdout
     index = (site / "index.html").read_text()
     assert "Rock-paper-scissors duel" in index and index.count("<li>") == 6
+    # the duel's own board (its presenter's template): the players ranked, the pairings, every duel
+    assert "<small>(King of the Hill: 3 rounds; seeds 1, 2; 6 duels)</small>" in index
+    players = re.findall(r'<tr><td>(\d)</td><td class="entry-name">([\w-]+)</td><td>([\d.]+)</td>'
+                         r'<td>(\d)</td><td>(\d)</td><td>(\d)</td><td>(\d)</td></tr>', index)
+    assert players == [("1", "beat-last", "0.6667", "4", "2", "2", "0"), ("2", "cycle", "0.5000", "4", "0", "4", "0"),
+                       ("3", "rock", "0.3333", "4", "0", "2", "2")]
+    assert '<tr><th scope="row">rock</th><td>0.1667</td><td>0.5000</td><td>—</td></tr>' in index
+    assert "<li>beat-last RPP – RRR rock (seed 2): 2.5 – 0.5</li>" in index
     assert list((tmp_path / "cache" / "duel-logs").iterdir())        # the logs in the cache
 
 

@@ -80,3 +80,24 @@ def test_bad_options_and_entries_are_one_line(tmp_path):
         done = verify("koth", "duel", *args, cache=tmp_path / "cache")
         assert done.returncode == 2 and message in done.stderr, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_check_plays_an_entrys_first_rounds_against_rock(tmp_path):
+    done = verify("check", *(str(ENTRIES / name) for name in ("beat-last", "cycle", "rock")), "--format", "json",
+                  cache=tmp_path / "cache")
+    assert done.returncode == 0, done.stdout + done.stderr
+    verdicts = {entry["entry"]: entry["cases"][0]["verdict"] for entry in json.loads(done.stdout)["entries"]}
+    assert verdicts["duel/beat-last"]["message"] == "played RPP against RRR: 2.5 points"
+    assert verdicts["duel/rock"]["message"] == "played RRR against RRR: 1.5 points"
+    for name, source in [("word", 'print("rock")\n'), ("crasher", "raise SystemExit(3)\n")]:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "main.py").write_text(source)
+        (folder / "entry.toml").write_text('challenge = "duel"\n[duel]\nlanguage = "python"\nsource = "main.py"\n')
+    done = verify("check", str(tmp_path / "word"), str(tmp_path / "crasher"), "--format", "json",
+                  cache=tmp_path / "cache")
+    assert done.returncode == 1, done.stderr
+    verdicts = {entry["entry"]: entry["cases"][0]["verdict"] for entry in json.loads(done.stdout)["entries"]}
+    assert verdicts["duel/word"]["status"] == "wrong"
+    assert verdicts["duel/word"]["message"] == "round 1: answer 'rock' is not R, P or S"
+    assert verdicts["duel/crasher"]["message"].startswith("round 1: runtime error: exit code 3")

@@ -23,8 +23,8 @@ from verify.challenges.maze.model import ANY_SIZE
 from verify.challenges.maze.play import MazeLimits
 from verify.challenges.maze.tournament import TOURNAMENT, Contestant, MazeJob, TournamentResult, board_of
 from verify.commands.cache import check_key
-from verify.commands.check import check, results_cache
-from verify.commands.jobs import build_program, case_jobs, load_checks, run_case
+from verify.commands.check import CheckOptions, check, results_cache
+from verify.commands.jobs import build_program, load_checks, run_case
 from verify.commands.progress import Progress
 from verify.entries import load_entry
 from verify.executors import dask as dask_executor
@@ -39,7 +39,9 @@ from verify.executors.dask import (
 from verify.files import folder_digest
 from verify.grading import Grader, LocalRunner
 from verify.grading.executor import ExecutorError
+from verify.pipeline.execute import case_jobs
 from verify.pipeline.guard import WorkerMismatch
+from verify.pipeline.plan import CheckPlan
 from verify.pipeline.tournament import SentJob, play_job
 from verify.reports.tournament import render_markdown, render_table
 from verify.results import CaseResult
@@ -160,8 +162,9 @@ def test_a_check_on_two_workers_matches_the_local_one_and_lands_in_the_cache(exe
         return [(case["entry"], case["case"], case["verdict"], case["isolation"])
                 for entry in json.loads(report)["entries"] for case in entry["cases"]]
 
-    local, local_code = check(runner, paths, settings=Settings.from_environment(os.environ), jobs=2, fmt="json", testcases=cases, limits=Limits())
-    remote, remote_code = check(runner, paths, settings=Settings.from_environment(os.environ), jobs=2, fmt="json", testcases=cases, limits=Limits(),
+    options = CheckOptions(jobs=2, fmt="json", testcases=cases)
+    local, local_code = check(runner, paths, options, settings=Settings.from_environment(os.environ))
+    remote, remote_code = check(runner, paths, options, settings=Settings.from_environment(os.environ),
                                 executor=executor)
     assert (remote_code, verdicts(remote)) == (local_code, verdicts(local))
     assert [case for entry, case, _, _ in verdicts(remote) if entry == "arrows/c-gaps"] == [
@@ -174,8 +177,8 @@ def test_a_check_on_two_workers_matches_the_local_one_and_lands_in_the_cache(exe
 
 def test_a_worker_finding_other_files_than_the_client_refuses(executor):
     (loaded,) = load_checks([MAZE / "theseus"], None)
-    (job, *_) = case_jobs([loaded], None, (), Limits())
-    assert on_worker_result(executor, job)["entry"] == "maze/theseus"
+    (job, *_) = case_jobs(CheckPlan((loaded,), Limits()))
+    assert on_worker_result(executor, job).entry == "maze/theseus"
     with pytest.raises(WorkerMismatch, match="the entry's files differ from the ones the check loaded"):
         on_worker_result(executor, replace(job, digest="0" * 64))
     with pytest.raises(WorkerMismatch, match="the cases a worker finds differ"):
@@ -257,7 +260,7 @@ def test_progress_on_a_cluster_shows_the_workers_connected(executor, monkeypatch
     monkeypatch.setenv("COLUMNS", "160")          # room for every column
     stream = _Terminal()
     progress = Progress(stream, workers=executor.workers)
-    progress(CaseResult("maze/minotaur", "architect", Verdict(Status.ACCEPTED)), 3, 10)
+    progress.finished(0, CaseResult("maze/minotaur", "architect", Verdict(Status.ACCEPTED)), 3, 10)
     shown = stream.getvalue()
     progress.close()
     assert "3/10" in shown and "2 workers · maze/minotaur architect: ok" in shown

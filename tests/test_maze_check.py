@@ -38,7 +38,7 @@ def check_entry(entry, limits):
     (check,) = load_checks([entry.folder], None)
     if entry.options is not check.entry.options:
         check.entry.options = entry.options
-        check.tasks = list(entry.challenge.entry_tasks(entry.options))
+        check = replace(check, tasks=tuple(entry.challenge.entry_tasks(entry.options)))
     (done,) = run_checks(LocalRunner(), [check], limits, jobs=2)
     return done.results
 

@@ -15,7 +15,7 @@ from verify.challenges.desert.notation import STANDARD
 from verify.challenges.desert.presenter import PRESENTER
 from verify.challenges.desert.replay import desert_replay
 from verify.commands.jobs import load_checks, run_checks
-from verify.commands.site import capture_outputs, write_site
+from verify.commands.site import SiteCapture, write_site
 from verify.grading import LocalRunner
 from verify.runner import Limits
 from verify.site.ahead import JobsAhead, built_ahead
@@ -109,15 +109,15 @@ def test_a_failing_hook_changes_no_verdict():
 def test_a_desert_check_with_html_uses_the_replays_built_during_its_runs(tmp_path, monkeypatch):
     entry = REPO / "submissions" / "desert" / "python-golf"
     checks = load_checks([entry], REPO / "testcases" / "desert", ["adjacent-*", "centre-start", "demo"])
-    captures = capture_outputs(checks)
-    run_checks(LocalRunner(), checks, Limits(wall_time=30, cpu_time=30), jobs=2)
-    assert len(checks[0].results) >= 3
+    capture = SiteCapture()
+    checked = run_checks(LocalRunner(), checks, Limits(wall_time=30, cpu_time=30), jobs=2, observers=[capture])
+    assert len(checked[0].results) >= 3
     built = {}
-    for check in checks:
+    for position, check in enumerate(checked):
         for result in check.results:
-            capture = captures[(id(check), result.case)]
-            assert capture.ahead is not None, result.case
-            built[result.case] = capture.ahead.result.result()
+            output = capture.output(position, result.case)
+            assert output is not None and output.ahead is not None, result.case
+            built[result.case] = output.ahead.result.result()
 
     import verify.challenges.desert.presenter as presenter
 
@@ -125,6 +125,6 @@ def test_a_desert_check_with_html_uses_the_replays_built_during_its_runs(tmp_pat
         raise AssertionError("a replay built ahead was built again")
 
     monkeypatch.setattr(presenter, "desert_replay", not_built_again)
-    write_site(tmp_path / "site", checks, captures, isolation=LocalRunner().isolation)
+    write_site(tmp_path / "site", checks, checked, capture, isolation=LocalRunner().isolation)
     pages_written = list((tmp_path / "site" / "replays").rglob("*.html"))
     assert len(pages_written) == len(built)

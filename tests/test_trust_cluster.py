@@ -26,11 +26,10 @@ import dask
 import pytest
 from distributed import Client, LocalCluster
 
-from verify.commands.check import check
+from verify.commands.check import CheckOptions, check
 from verify.executors.dask import DaskExecutor
 from verify.grading import LocalRunner
 from verify.grading.executor import ExecutorError
-from verify.runner import Limits
 from verify.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,8 +130,8 @@ def test_an_entry_on_a_worker_reaches_nothing_but_its_own_files(shared, tmp_path
         executor = DaskExecutor(cluster.scheduler_address)
         try:
             report, code = check(LocalRunner(), [shared["hostile"], shared["victim"]],
-                                 settings=Settings.from_environment(os.environ), jobs=1, fmt="json",
-                                 testcases=shared["cases"], limits=Limits(), executor=executor)
+                                 CheckOptions(jobs=1, fmt="json", testcases=shared["cases"]),
+                                 settings=Settings.from_environment(os.environ), executor=executor)
         finally:
             executor.close()
     found = verdicts(report)
@@ -198,9 +197,9 @@ def test_verify_connects_with_the_certificate_daskes_configuration_names(tls_clu
     with dask.config.set(configured):
         executor = DaskExecutor(cluster.scheduler_address)
         try:
-            report, code = check(LocalRunner(), [ROOT / "submissions" / "arrows" / "python-golf"], settings=Settings.from_environment(os.environ), jobs=1,
-                                 fmt="json", testcases=None, limits=Limits(), executor=executor,
-                                 cases=["g03-*"])
+            report, code = check(LocalRunner(), [ROOT / "submissions" / "arrows" / "python-golf"],
+                                 CheckOptions(jobs=1, fmt="json", cases=("g03-*",)),
+                                 settings=Settings.from_environment(os.environ), executor=executor)
         finally:
             executor.close()
     assert code == 0 and list(verdicts(report).values()) == [("accepted", "solved 3x3")]

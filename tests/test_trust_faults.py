@@ -309,8 +309,8 @@ def test_a_check_whose_files_change_while_it_runs_is_not_kept(contest, tmp_path,
     runner, cases = LocalRunner(), copy / "cases"
     entries = [copy / "submissions" / "arrows" / "good", copy / "submissions" / "arrows" / "bad"]
     if command == "check":
-        check_command.check(runner, entries, settings=Settings.from_environment(os.environ), jobs=1, fmt="json",
-                            testcases=cases, limits=Limits())
+        check_command.check(runner, entries, check_command.CheckOptions(jobs=1, fmt="json", testcases=cases),
+                            settings=Settings.from_environment(os.environ))
     else:
         rank_command.rank(runner, "arrows", settings=Settings.from_environment(os.environ),
                           submissions=copy / "submissions", testcases=cases, jobs=1, fmt="json", fresh=False,

@@ -46,19 +46,19 @@ def _in_process(entries: list[str], folder: Path) -> tuple[float, float, int]:
     were built beside the runs."""
     sys.path.insert(0, str(REPO))
     from verify.commands.jobs import load_checks, run_checks
-    from verify.commands.site import capture_outputs, write_site
+    from verify.commands.site import SiteCapture, write_site
     from verify.grading import bubblewrap_runner
     from verify.runner import Limits
 
     checks = load_checks([Path(e) for e in entries], None)
-    captures = capture_outputs(checks)
+    capture = SiteCapture()
     started = time.perf_counter()
     runner = bubblewrap_runner()
-    run_checks(runner, checks, Limits(), 2)
+    checked = run_checks(runner, checks, Limits(), 2, observers=[capture])
     runs = time.perf_counter() - started
-    ahead = sum(1 for capture in captures.values() if getattr(capture, "ahead", None) is not None)
+    ahead = sum(1 for output in capture.outputs.values() if getattr(output, "ahead", None) is not None)
     started = time.perf_counter()
-    write_site(folder, checks, captures, isolation=runner.isolation)
+    write_site(folder, checks, checked, capture, isolation=runner.isolation)
     return runs, time.perf_counter() - started, ahead
 
 

@@ -14,7 +14,8 @@ solver solves them and proves them unique (counting to 2), timed. For both sets:
 per cell, and the share that a deduction-only solver cannot finish: verify's propagation
 alone (``deduces``) and Tatham's solver (``sgt-signpost --generate 1 --test-solve ID``,
 which reports "Unable to solve puzzle." when his deductions stall). Prints medians and
-ratios (verify over Tatham: below 1 means verify is faster); asserts nothing.
+ratios (verify over Tatham: below 1 means verify is faster), and first what verify's command
+spends starting up (the interpreter, its site, click, the command's imports); asserts nothing.
 
     apt-get install -y sgt-puzzles
     python3 tests/benchmarks/bench_arrows_tatham.py [--sizes 7 10 15 20] [--seeds 5]
@@ -32,6 +33,7 @@ import sys
 import time
 from pathlib import Path
 
+from verify.challenges.arrows import CHALLENGE
 from verify.challenges.arrows.generator import generate_puzzle
 from verify.challenges.arrows.kernel import library
 from verify.challenges.arrows.model import NO_ARROW, Puzzle
@@ -101,6 +103,20 @@ def median(values) -> float:
     return statistics.median(list(values))
 
 
+def start_up() -> None:
+    """What verify's command spends before generating: the interpreter without and with its
+    site (the .pth files of the installation), click, the CLI, the gen command's module."""
+    module = CHALLENGE.commands["gen"].split(":")[0]
+    steps = [("python3 -S -c pass", ["-S", "-c", "pass"]), ("python3 -c pass", ["-c", "pass"]),
+             ("import click", ["-c", "import click"]), ("import verify.cli", ["-c", "import verify.cli"]),
+             (f"import {module}", ["-c", f"import {module}"])]
+    figures = []
+    for label, arguments in steps:
+        walls = [run([sys.executable, *arguments])[0] for _ in range(5)]
+        figures.append(f"{label} {median(walls) * 1000:.1f} ms (CPU {median(CPU_SECONDS[-5:]) * 1000:.1f})")
+    print("start-up, medians of 5: " + "; ".join(figures))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[7, 10, 15, 20])
@@ -112,11 +128,8 @@ def main() -> None:
         print("note: no compiled propagation (no C compiler?): verify runs pure Python")
     command = verify_command()
     run([*command, "gen", "arrows", "--size", "4"])       # writes the bytecode, builds the kernel if needed
-    bare = [run([sys.executable, "-c", "pass"])[0] for _ in range(5)]
-    bare_cpu = CPU_SECONDS[-5:]
-    print(f"load average {os.getloadavg()[0]:.2f} at start; verify's command: {' '.join(command)}; "
-          f"a bare `python3 -c pass` takes {median(bare) * 1000:.1f} ms, CPU {median(bare_cpu) * 1000:.1f} ms "
-          "(medians of 5)")
+    print(f"load average {os.getloadavg()[0]:.2f} at start; verify's command: {' '.join(command)}")
+    start_up()
     seeds = range(FIRST_SEED, FIRST_SEED + options.seeds)
     for size in options.sizes:
         rows = []

@@ -123,6 +123,25 @@ def test_deduction_goes_on_from_where_it_stood():
     assert [deduction.number(cell) for cell in range(25)] == list(full.numbers)
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_givens_given_together_are_the_givens_given_in_turn(compiled):
+    """``give_all`` stops at the first given that contradicts, as ``give`` in turn does."""
+    full = board_of_path(6, 6, random_path(6, 6, random.Random(2)))
+    bare = full.with_numbers([n if n in (1, 36) else 0 for n in full.numbers])
+    cells = random.Random(3).sample([cell for cell in range(36) if full.numbers[cell] not in (1, 36)], 8)
+    right = [(cell, full.numbers[cell]) for cell in cells]
+    wrong = (cells[-1], full.numbers[cells[0]])     # a number another cell holds already
+    for givens in (right, [*right[:-1], wrong], [right[0], wrong, *right[1:-1]]):
+        together, in_turn = Deduction(bare, kernel=compiled), Deduction(bare, kernel=compiled)
+        together.give_all(givens)
+        for cell, number in givens:
+            in_turn.give(cell, number)
+        assert together.contradiction == in_turn.contradiction == (givens != right)
+        if givens == right:
+            assert together.stalled() == in_turn.stalled()
+            assert [together.number(cell) for cell in range(36)] == [in_turn.number(cell) for cell in range(36)]
+
+
 def test_contradicting_givens_are_reported():
     puzzle = parse_text("2\n1E 0SW\n2E 4\n")
     assert not deduces(puzzle)

@@ -203,8 +203,7 @@ def _take_away_added(added: list[tuple[int, Deduction]], givens: list[int], answ
         complete = False                # the last given: the deduction before it stalled
         if index:
             trial = before.copy()
-            for later in kept_later:
-                trial.give(later, answer[later])
+            trial.give_all([(later, answer[later]) for later in kept_later])
             try:
                 complete = trial.stalled() is None
             except ValueError:          # (cannot happen: every given agrees with the solution)

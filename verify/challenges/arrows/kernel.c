@@ -324,6 +324,17 @@ int64_t arrows_apply(const u64 *geo, u64 *state, int64_t kind, int64_t first, in
     return 0;
 }
 
+/* the numbers numbers[i] given on cells[i], in order: 0, or -1 at the first contradiction
+ * (the ones before it stay given) */
+int64_t arrows_give(const u64 *geo, u64 *state, const int32_t *cells, const int32_t *numbers, int64_t count)
+{
+    Ctx c;
+    bind(&c, geo, state);
+    if (setjmp(c.fail)) return -1;
+    for (int64_t i = 0; i < count; i++) assign_segment(&c, cells[i], numbers[i]);
+    return 0;
+}
+
 /* out = the cells on the rays of `cells` (forward) or whose rays hold one, joined from the ray
  * tables (join) or slid: the two ways propagation takes, each checked on its own by the tests.
  * 0, or -2 when the work space cannot be allocated */

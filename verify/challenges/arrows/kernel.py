@@ -30,6 +30,7 @@ _SIGNATURES: dict[str, tuple[tuple[Any, ...], Any]] = {
     "arrows_state_init": ((_WORDS, _WORDS, _INT32S), ctypes.c_int64),
     "arrows_apply": ((_WORDS, _WORDS, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64), ctypes.c_int64),
     "arrows_propagate": ((_WORDS, _WORDS, _INT32S), ctypes.c_int64),
+    "arrows_give": ((_WORDS, _WORDS, _INT32S, _INT32S, ctypes.c_int64), ctypes.c_int64),
     "arrows_rays": ((_WORDS, _WORDS, ctypes.c_int64, ctypes.c_int64, _WORDS), ctypes.c_int64),
 }
 _LOADING = threading.Lock()
@@ -89,6 +90,14 @@ class KernelGeometry:
     def apply(self, state: Any, move: tuple[str, int, int]) -> None:
         kind, first, second = move
         if self.lib.arrows_apply(self.geo, state, MOVE_KINDS.index(kind), first, second) < 0:
+            raise Contradiction
+
+    def give(self, state: Any, givens: list[tuple[int, int]]) -> None:
+        """Each (cell, number) given in turn, in one call (Contradiction at the first that contradicts)."""
+        count = len(givens)
+        cells, numbers = zip(*givens, strict=True) if givens else ((), ())
+        if self.lib.arrows_give(self.geo, state, (ctypes.c_int32 * count)(*cells),
+                                (ctypes.c_int32 * count)(*numbers), count) < 0:
             raise Contradiction
 
     def rays(self, cells: int, forward: bool, join: bool) -> int:

@@ -113,6 +113,10 @@ class _Geometry:
     def apply(self, state: _State, move: _Move) -> None:
         _apply(state, move, self.size)
 
+    def give(self, state: _State, givens: list[tuple[int, int]]) -> None:
+        for cell, number in givens:
+            _assign_segment(state, cell, number, self.size)
+
     def number(self, state: _State, cell: int) -> int:
         return state.num[cell]
 
@@ -648,10 +652,14 @@ class Deduction:
 
     def give(self, cell: int, number: int) -> None:
         """One more given (it must agree with what was deduced: the generator's own solution does)."""
-        if self.contradiction:
+        self.give_all([(cell, number)])
+
+    def give_all(self, givens: list[tuple[int, int]]) -> None:
+        """More givens, (cell, number) each, in turn: as many :meth:`give` calls, in one."""
+        if self.contradiction or not givens:
             return
         try:
-            self.geo.apply(self.state, ("number", cell, number))
+            self.geo.give(self.state, givens)
         except Contradiction:
             self.contradiction = True
 

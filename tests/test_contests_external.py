@@ -185,6 +185,8 @@ def test_fuzz_finds_the_input_a_flawed_entry_cuts_short_and_shrinks_it(contests,
     assert lines[2].endswith("to (bytes 33, lines 0):") and lines[3] == repr("a" * 33)
     assert lines[4] == "verdict: wrong: output ends at byte 32, expected 33 bytes"
     assert (saved / "fuzz-ends-early.txt").read_text() == "a" * 33
+    # an echo case is an input and its output: the saved input alone is no case to --case
+    assert "--replay" in found.stdout and "--case fuzz-ends-early" not in found.stdout
     replayed = verify("--contest-path", str(contests), "fuzz", FLAWED, "--replay", str(saved / "fuzz-ends-early.txt"),
                       cache=tmp_path)
     assert replayed.returncode == 1, replayed.stderr

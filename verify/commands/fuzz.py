@@ -54,7 +54,17 @@ def fuzz_entry(runner: Runner, path: Path, options: FuzzOptions) -> tuple[str, i
     saved = None
     if result.finding is not None and options.save is not None:
         saved = save_case(target, result.finding.minimal, result.finding.kind, options.save)
-    return report(target, path, options, result, saved, entry.program is not None), int(result.failed)
+    checkable = saved is not None and entry.program is not None and _read_as_a_case(entry, saved)
+    return report(target, path, options, result, saved, checkable), int(result.failed)
+
+
+def _read_as_a_case(entry: Entry, saved: Path) -> bool:
+    """Whether the contest reads the saved file, in its folder, as a test case of that name (a
+    contest whose case is several files, an input and its expected output, does not)."""
+    try:
+        return any(case.name == saved.stem for case in entry.challenge.testcases(saved.parent))
+    except (VerifyError, OSError, ValueError):
+        return False
 
 
 def replay(runner: Runner, path: Path, case_file: Path, options: FuzzOptions) -> tuple[str, int]:
@@ -69,7 +79,7 @@ def replay(runner: Runner, path: Path, case_file: Path, options: FuzzOptions) ->
 
 
 def report(target: Target, path: Path, options: FuzzOptions, result: FuzzResult, saved: Path | None,
-           has_cases: bool) -> str:
+           checkable: bool) -> str:
     head = f"fuzz {target.label}: {target.budget}"
     finding = result.finding
     if finding is None:
@@ -93,7 +103,7 @@ def report(target: Target, path: Path, options: FuzzOptions, result: FuzzResult,
     if saved is not None:
         lines.insert(-2, f"saved: {visible(str(saved))}")
         lines.append(f"  verify fuzz {entry} --replay {shlex.quote(str(saved))}")
-        if has_cases:
+        if checkable:
             lines.append(f"  verify check {entry} --testcases {shlex.quote(str(saved.parent))} "
                          f"--case {shlex.quote(saved.stem)}")
     return "\n".join(lines)

@@ -361,6 +361,7 @@ typedef struct {
     u64 *cells_of;    /* per number: the cells that may hold it */
     u64 *layers;      /* per step back from a placed number: the cells it may be on */
     u64 *t1, *t2, *t3, *scratch, *snapshot;
+    u64 *reached[2];  /* the forward moves of the last two steps (number_options) */
     int32_t *forced;  /* (cell, number) pairs */
     int nforced;
     int best_number;  /* the free number with the fewest cells, 0: none */
@@ -368,6 +369,11 @@ typedef struct {
     int32_t *best;    /* moves: kind, first, second */
     int nbest;
 } Work;
+
+static int same_bits(const u64 *a, const u64 *b, int W)
+{
+    return memcmp(a, b, sizeof(u64) * (size_t)W) == 0;
+}
 
 static void one_step(Ctx *c, u64 *out, const u64 *layer, int forward, Work *k)
 {
@@ -419,22 +425,32 @@ static void number_options(Ctx *c, Work *k)
             u64 *layers = k->layers;
             memset(layers, 0, sizeof(u64) * W);
             set_bit(layers, c->cell_of[number]);
+            /* a layer is a function of the one before (the state does not change here): when
+             * that one equals the layer two before it, so does this one the layer two before */
             for (int i = 1; i < gap; i++) {
                 u64 *layer = layers + (size_t)i * W;
+                if (i >= 3 && same_bits(layer - W, layer - 3 * W, W)) {
+                    memcpy(layer, layer - 2 * W, sizeof(u64) * W);
+                    continue;
+                }
                 one_step(c, layer, layer - W, 0, k);
                 u64 any = 0;
                 for (int w = 0; w < W; w++) { layer[w] &= free_cells[w]; any |= layer[w]; }
                 if (!any) fail(c);
             }
             if (previous) {
+                /* the same going forward for the step's moves (reached[step % 2]), before
+                 * they are narrowed by the backward layer */
                 u64 *layer = k->t1, *next = k->t2;
                 memset(layer, 0, sizeof(u64) * W);
                 set_bit(layer, c->cell_of[previous]);
                 for (int step = 1; step < gap; step++) {
-                    one_step(c, next, layer, 1, k);
+                    u64 *reached = k->reached[step & 1];
+                    if (step < 4 || !same_bits(layer, k->cells_of + (size_t)(previous + step - 3) * W, W))
+                        one_step(c, reached, layer, 1, k);
                     const u64 *back = layers + (size_t)(gap - step) * W;
                     u64 any = 0;
-                    for (int w = 0; w < W; w++) { next[w] &= free_cells[w] & back[w]; any |= next[w]; }
+                    for (int w = 0; w < W; w++) { next[w] = reached[w] & free_cells[w] & back[w]; any |= next[w]; }
                     if (!any) fail(c);
                     record(c, k, previous + step, next, &best_count);
                     u64 *swap = layer; layer = next; next = swap;
@@ -659,7 +675,7 @@ int64_t arrows_propagate(const u64 *geo, u64 *state, int32_t *moves)
     Ctx c;
     bind(&c, geo, state);
     int size = c.size, W = c.W;
-    size_t words = (size_t)size * W + (size_t)(size + 1) * W + (size_t)(size + 1) * W + 9 * (size_t)W;
+    size_t words = (size_t)size * W + (size_t)(size + 1) * W + (size_t)(size + 1) * W + 11 * (size_t)W;
     u64 *block = malloc(sizeof(u64) * words);
     int32_t *ints = malloc(sizeof(int32_t) * (2 * (size_t)(2 * size + 2) + (size_t)(size + 2) + 3 * (size_t)(size + 2)));
     if (!block || !ints) {
@@ -676,6 +692,8 @@ int64_t arrows_propagate(const u64 *geo, u64 *state, int32_t *moves)
     k.t3 = k.t2 + W;
     k.snapshot = k.t3 + W;
     k.scratch = k.snapshot + W;   /* 5 W */
+    k.reached[0] = k.scratch + 5 * W;
+    k.reached[1] = k.reached[0] + W;
     k.forced = ints;
     k.cand = k.forced + 2 * (2 * size + 2);
     k.best = k.cand + size + 2;

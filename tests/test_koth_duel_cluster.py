@@ -80,3 +80,16 @@ def test_the_table_and_the_site_from_a_cluster_are_the_local_ones(cluster, insta
     board = (tmp_path / "there" / "index.html").read_text()
     assert board == (tmp_path / "here" / "index.html").read_text()
     assert "Rock-paper-scissors duel" in board and board.count("<li>") == 9
+
+
+def test_a_contest_given_by_contest_path_is_refused_on_a_cluster_in_one_line(cluster, tmp_path):
+    """A folder contest is imported here under a name of verify's own, which the scheduler and the
+    workers cannot import: one line saying to install it, exit 2, not a deserialization error."""
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VERIFY_CONTEST_PATH")}
+    env.update(PYTHONPATH=str(REPO), VERIFY_CACHE=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "--contest-path",
+                           str(FIXTURE / "verify_duel"), *TOURNAMENT, "--cluster", cluster.scheduler_address],
+                          cwd=FIXTURE, env=env, check=False, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and "cannot run on a cluster" in done.stderr
+    assert "install the contest as a package" in done.stderr

@@ -45,9 +45,14 @@ def _loaded_already(contest: Contest[Any, Any]) -> Callable[[], Contest[Any, Any
     return lambda: contest
 
 
+# the prefix of the module names contest folders are loaded under (--contest-path): another
+# process (a cluster's scheduler or worker) cannot import them by those names
+FOLDER_MODULES = "verify_contest_"
+
+
 def _load_folder(folder: Path) -> Contest[Any, Any]:
     """The contest of a package folder (its ``__init__.py`` exposes ``CHALLENGE``)."""
-    module_name = f"verify_contest_{re.sub(r'[^A-Za-z0-9_]', '_', folder.name)}"
+    module_name = f"{FOLDER_MODULES}{re.sub(r'[^A-Za-z0-9_]', '_', folder.name)}"
     spec = importlib.util.spec_from_file_location(module_name, folder / "__init__.py",
                                                   submodule_search_locations=[str(folder)])
     if spec is None or spec.loader is None:

@@ -20,6 +20,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
+from verify.challenges import FOLDER_MODULES
 from verify.errors import VerifyError
 from verify.files import source_tree_digest
 from verify.grading import Grader, LocalRunner
@@ -119,6 +120,17 @@ def _check_address(address: str) -> None:
                             "(expected tcp://HOST:PORT)") from None
 
 
+def refers_to_a_folder_contest(*values: object) -> bool:
+    """Whether pickling ``values`` (as Dask does) names a module of a contest loaded from a folder,
+    which no other process can import by that name."""
+    import cloudpickle  # type: ignore[import-untyped]
+    try:
+        data = cloudpickle.dumps(values)
+    except Exception:       # Dask's own pickling will say what is wrong
+        return False
+    return FOLDER_MODULES.encode() in data
+
+
 class DaskExecutor:
     """Jobs submitted to the Dask scheduler at ``address``."""
 
@@ -168,6 +180,10 @@ class DaskExecutor:
 
         if not items:
             return []
+        if refers_to_a_folder_contest(job, items[0]):
+            raise ExecutorError("a contest given by --contest-path cannot run on a cluster: its scheduler and "
+                                "workers cannot import it; fix: install the contest as a package (pip install) "
+                                "where verify, the scheduler and every worker run")
         batch = uuid.uuid4().hex[:12]
         waiting = iter(enumerate(items))
         flying: dict[object, tuple[int, Future]] = {}

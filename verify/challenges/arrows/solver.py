@@ -386,18 +386,27 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
             continue
         gap = number - previous
         if gap > 1:
+            # a layer is a function of the one before (the state does not change here): when
+            # that one equals the layer two before it, so does this one the layer two before
             layers_back = [1 << cell_of[number]]
             layer = layers_back[0]
-            for _ in range(1, gap):
-                layer = _one_step(layer, backward, open_heads, open_tails, prv) & free_cells
-                if not layer:
-                    raise Contradiction
+            for i in range(1, gap):
+                if i >= 3 and layers_back[i - 1] == layers_back[i - 3]:
+                    layer = layers_back[i - 2]
+                else:
+                    layer = _one_step(layer, backward, open_heads, open_tails, prv) & free_cells
+                    if not layer:
+                        raise Contradiction
                 layers_back.append(layer)
             if previous:
                 layer = 1 << cell_of[previous]
+                recent = [(-1, 0), (-1, 0)]     # (layer, its moves) of the last two steps
                 for step in range(1, gap):
-                    layer = (_one_step(layer, forward, open_tails, open_heads, nxt) & free_cells
-                             & layers_back[gap - step])
+                    before, moves = recent[step & 1]
+                    if layer != before:
+                        moves = _one_step(layer, forward, open_tails, open_heads, nxt)
+                        recent[step & 1] = (layer, moves)
+                    layer = moves & free_cells & layers_back[gap - step]
                     if not layer:
                         raise Contradiction
                     record(previous + step, layer)

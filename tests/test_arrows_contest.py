@@ -176,8 +176,18 @@ def test_entries_run_through_the_runner_with_their_own_arrow_names(tmp_path):
     assert by_name["arrows/dutch"].passed, by_name["arrows/dutch"].why_not
     wrong = by_name["arrows/english"].results[0].verdict
     assert wrong.message == "5 at (2,1) is not on the S ray of 4 at (1,0)"
-    table = speed_table(LocalRunner(), tmp_path / "submissions", cases, 1, Limits(wall_time=20, cpu_time=20))
+    table = speed_table(LocalRunner(), tmp_path / "submissions", cases, 1, Limits(wall_time=20, cpu_time=20), "arrows")
     lines = table.splitlines()
     assert lines[0].startswith("Speed: arrows")
     assert any(line.split()[:2] == ["1", "arrows/dutch"] for line in lines)
     assert any(line.split()[:2] == ["-", "arrows/english"] and "not on the S ray" in line for line in lines)
+
+
+def test_speed_with_no_contest_named_is_every_contest_that_ranks_by_speed():
+    from verify.commands.speed import speed_contests
+    from verify.errors import VerifyError
+
+    assert speed_contests(None) == ["arrows"]       # the arrows rules' second table; no other contest has one
+    assert speed_contests("desert") == ["desert"]   # any code-golf contest, named
+    with pytest.raises(VerifyError, match="not a code-golf contest"):
+        speed_contests("maze")

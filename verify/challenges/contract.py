@@ -156,6 +156,9 @@ class Contest(ABC, Generic[Options, Payload]):
     Stack Exchange rule, a flag costs what it adds to the plain invocation (`254 + 1 = 255`);
     "language": the current one, a language with flags is another language (no penalty, a
     board of its own)."""
+    speed_table: ClassVar[bool] = False
+    """Code golf: whether the contest's rules rank entries by speed too, in a second table
+    (``verify speed``, which with no contest named gives the tables of every such contest)."""
     commands: ClassVar[Mapping[str, str]] = {}
     """The contest's own commands, as ``"module:attribute"`` of click commands, imported only
     when used: under ``judge``, ``solve``, ``gen`` or ``koth`` (``verify judge <name>``), and

@@ -1,7 +1,8 @@
 """A code-golf contest's second table: entries that solve every case, ranked by total solving time.
 
-The byte ranking is `verify rank arrows`; this is `verify speed arrows`, for any
-code-golf contest. Cases run one at a time by default (--jobs 1) so entries do not
+The byte ranking is `verify rank NAME`; this is `verify speed NAME`, for any code-golf
+contest, and with no name for every contest whose rules have a speed table
+(``Contest.speed_table``). Cases run one at a time by default (--jobs 1) so entries do not
 slow each other down.
 """
 from __future__ import annotations
@@ -10,15 +11,28 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from verify import challenges
 from verify.commands.jobs import load_checks, run_checks
+from verify.commands.rank import code_golf_contests
 from verify.entries import find_entries
+from verify.errors import VerifyError
 from verify.grading import Runner
 from verify.report_escape import one_line
 from verify.runner import Limits
 
 
+def speed_contests(challenge: str | None) -> list[str]:
+    """The contest named (a code-golf one), or every contest whose rules rank by speed."""
+    if challenge is not None:
+        return code_golf_contests(challenge)
+    named = [name for name in challenges.names() if challenges.get(name).speed_table]
+    if not named:
+        raise VerifyError("no contest here ranks by speed: name a code-golf contest (verify speed NAME)")
+    return named
+
+
 def speed_table(runner: Runner, submissions: Path, testcases: Path | None, jobs: int, limits: Limits,
-                challenge: str = "arrows") -> str:
+                challenge: str) -> str:
     rows = []
     for check in run_checks(runner, load_checks(find_entries(submissions, challenge), testcases), limits, jobs):
         total = sum(r.time for r in check.results)

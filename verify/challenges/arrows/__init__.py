@@ -26,6 +26,7 @@ class ArrowsChallenge(Contest[ArrowsOptions, Puzzle]):
     name = "arrows"
     title = "Arrow path (Signpost)"
     scoring = Scoring.BYTES
+    speed_table = True          # "a second table ranks by speed" (docs/rules/arrows.md)
     commands = {"judge": "verify.challenges.arrows.cli:judge_command",
                 "solve": "verify.challenges.arrows.cli:solve_command",
                 "gen": "verify.challenges.arrows.cli:gen_command"}

@@ -101,3 +101,21 @@ def test_check_plays_an_entrys_first_rounds_against_rock(tmp_path):
     assert verdicts["duel/word"]["status"] == "wrong"
     assert verdicts["duel/word"]["message"] == "round 1: answer 'rock' is not R, P or S"
     assert verdicts["duel/crasher"]["message"].startswith("round 1: runtime error: exit code 3")
+
+
+def test_a_tournament_or_presenter_that_fails_to_load_is_one_line_naming_the_contest(tmp_path):
+    import shutil
+    for number, (part, args) in enumerate([("tournament", ["koth", "duel", "--help"]), ("tournament", ["koth", "duel"]),
+                                           ("presenter", ["koth", "duel", "--html", str(tmp_path / "site")])]):
+        broken = tmp_path / str(number) / "verify_duel"
+        shutil.copytree(FIXTURE / "verify_duel", broken, ignore=shutil.ignore_patterns("__pycache__"))
+        module = broken / f"{part}.py"
+        module.write_text(module.read_text() + "\nraise ImportError('a dependency is missing')\n")
+        env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VERIFY_CONTEST_PATH")}
+        env.update(PYTHONPATH=str(REPO), VERIFY_CACHE=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
+        done = subprocess.run([sys.executable, "-c", "from verify.cli import run; run()", "--contest-path",
+                               str(broken), *args], cwd=FIXTURE, env=env, check=False, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 2, (args, done.stdout + done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert f"contest duel: its {part} " in done.stderr and "failed to load: ImportError: a dependency" in done.stderr

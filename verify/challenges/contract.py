@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from verify.errors import VerifyError
 from verify.runner import Limits, Program
 from verify.verdict import Verdict
 
@@ -212,10 +213,9 @@ class Contest(ABC, Generic[Options, Payload]):
         """The contest's :class:`Presenter` (see :attr:`presenter`), or None."""
         if not self.presenter:
             return None
-        module, _, attribute = self.presenter.partition(":")
-        found = getattr(importlib.import_module(module), attribute)
+        found = self._load_part("presenter", self.presenter)
         if not isinstance(found, Presenter):
-            raise TypeError(f"{self.presenter} is not a Presenter")
+            raise VerifyError(f"contest {self.name}: its presenter {self.presenter} is not a Presenter")
         return found
 
     tournament: ClassVar[str] = ""
@@ -226,11 +226,19 @@ class Contest(ABC, Generic[Options, Payload]):
         """The contest's :class:`Tournament` (see :attr:`tournament`), or None."""
         if not self.tournament:
             return None
-        module, _, attribute = self.tournament.partition(":")
-        found = getattr(importlib.import_module(module), attribute)
+        found = self._load_part("tournament", self.tournament)
         if not isinstance(found, Tournament):
-            raise TypeError(f"{self.tournament} is not a Tournament")
+            raise VerifyError(f"contest {self.name}: its tournament {self.tournament} is not a Tournament")
         return found
+
+    def _load_part(self, part: str, path: str) -> object:
+        """``module:attribute`` imported; a contest's part that fails to load is one line (exit 2)."""
+        module, _, attribute = path.partition(":")
+        try:
+            return getattr(importlib.import_module(module), attribute)
+        except Exception as error:      # the contest's code, whatever it raises
+            raise VerifyError(f"contest {self.name}: its {part} {path} failed to load: "
+                              f"{type(error).__name__}: {error}") from None
 
 
 @dataclass(frozen=True)

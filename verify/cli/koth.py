@@ -71,6 +71,8 @@ def run_koth(contest: Contest, tournament: Tournament[Any, Any], entries: tuple[
     contestants = load_contestants(contest, folders)
     cache = settings_of(click.get_current_context()).cache
     log_dir = make_output_folder(logs or default_log_dir(cache, contest.name), "match logs")
+    # the presenter before the matches: a site it cannot write is said before, not after, they are played
+    presenter = (contest.load_presenter() or Presenter()) if html is not None else None
     if html is not None:
         make_output_folder(html, "site")
     with open_executor(cluster, runner) as executor:
@@ -85,11 +87,11 @@ def run_koth(contest: Contest, tournament: Tournament[Any, Any], entries: tuple[
         isolation = (runner.isolation if executor is None
                      else executor.isolation(runner.isolation) or "the cluster's workers differ")
     click.echo(render(KOTH, output_format, standings, isolation), nl=False)
-    if html is not None:
+    if html is not None and presenter is not None:
         from verify.reports.isolation import differences_of
         from verify.site import write_koth_site
         # a contest without a presenter of its own: the site's index, with no board
-        write_koth_site(html, contest.load_presenter() or Presenter(), standings.result, isolation=isolation,
+        write_koth_site(html, presenter, standings.result, isolation=isolation,
                         differences=differences_of(isolation))
     if not quiet:
         click.echo(f"match logs: {log_dir}", err=True)

@@ -239,7 +239,7 @@ def _compile(program: Program, language: Language, tools: dict[str, str], source
                   "class": main_class, "memory_mb": str(COMPILE_LIMITS.memory_mb)}
         argv = expand(language.compile, values, {"flags": program.flags, "args": []})
         result = run_command(argv, workdir=work, readonly=language.extra_bind_paths() + _tool_prefixes(tools),
-                             limits=COMPILE_LIMITS, isolation=isolation, memory_kind="data",
+                             limits=COMPILE_LIMITS, isolation=isolation,
                              env={**language.env, "HOME": os.path.expanduser("~")}, copy_workdir=False)
         if result.exit_code != 0 or result.limit is not None:
             raise _compile_error(program, source_name, work, result)

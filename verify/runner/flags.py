@@ -302,6 +302,21 @@ def _next_value(policy: _Policy, flags: list[str], at: int, shown: str) -> str:
     return value
 
 
+def _form_value(policy: _Policy, flags: list[str], index: int, text: str, name: str,
+                form: str) -> tuple[int, str, str] | None:
+    """How many words the flag `name` takes in `form` ("joined", "eq", "next") at `index`,
+    how it is shown, and its value; None when the word is not in that form."""
+    word = flags[index]
+    if form == "joined" and len(text) > len(name):
+        return 1, word, text[len(name):]
+    if form == "eq" and text.startswith(name + "="):
+        return 1, word, text[len(name) + 1:]
+    if form == "next" and text == name:
+        value = _next_value(policy, flags, index + 1, word)
+        return 2, f"{word} {value}", value
+    return None
+
+
 def _check_word(policy: _Policy, flags: list[str], index: int, text: str, folder: Path,
                 named: list[str]) -> int:
     word = flags[index]
@@ -311,20 +326,14 @@ def _check_word(policy: _Policy, flags: list[str], index: int, text: str, folder
     for rule in candidates:
         target = policy.options[rule.alias] if rule.alias else rule
         for form in rule.forms:
-            consumed, shown, value = 1, word, None
             if form == "bare":
                 if text != rule.name:
                     continue
                 return index + 1
-            if form == "joined" and len(text) > len(rule.name):
-                value = text[len(rule.name):]
-            elif form == "eq" and text.startswith(rule.name + "="):
-                value = text[len(rule.name) + 1:]
-            elif form == "next" and text == rule.name:
-                value = _next_value(policy, flags, index + 1, word)
-                consumed, shown = 2, f"{word} {value}"
-            else:
+            taken = _form_value(policy, flags, index, text, rule.name, form)
+            if taken is None:
                 continue
+            consumed, shown, value = taken
             if target.dashes:
                 head, eq, tail = value.partition("=")
                 value = head.replace("_", "-") + eq + tail

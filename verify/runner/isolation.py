@@ -103,19 +103,7 @@ def resolve(policy: str = "auto", accounting: str = "auto", *, cgroups: bool | N
         accounting = "cgroup" if cgroups else "rlimits"
     if accounting not in ACCOUNTINGS:
         raise SandboxUnavailable(f"unknown accounting {accounting!r} (one of: {', '.join(ACCOUNTINGS)})")
-    bwrap = None
-    if policy != "none":
-        found = shutil.which("bwrap")
-        if found is None:
-            if policy == "bwrap":
-                raise SandboxUnavailable("--sandbox bwrap: bubblewrap is not installed "
-                                         "(apt-get install bubblewrap)")
-        else:
-            failure = _bwrap_failure(found)
-            if failure is not None:
-                raise SandboxUnavailable(f"bubblewrap is installed but cannot make a sandbox here "
-                                         f"({failure}); {bwrap_fix()}")
-            bwrap = found
+    bwrap = _usable_bwrap(policy)
     init = helper_path(cache) if helper else None
     if bwrap is None and init is None:
         # without a PID namespace only verify-init, the run's subreaper, finds what a
@@ -149,12 +137,35 @@ def resolve(policy: str = "auto", accounting: str = "auto", *, cgroups: bool | N
                        landlock_abi=abi, own_uid=own_uid, temp_root=default_temp_root(temp_root),
                        setpriv=shutil.which("setpriv"), accounting_policy=accounting,
                        uid_range=uid_range or machine.RUN_UIDS)
+    _try(chosen)
+    return chosen
+
+
+def _usable_bwrap(policy: str) -> str | None:
+    """The bubblewrap `policy` lets runs use here (None: none, which "auto" accepts);
+    SandboxUnavailable when it is asked for and missing, or installed and failing."""
+    if policy == "none":
+        return None
+    found = shutil.which("bwrap")
+    if found is None:
+        if policy == "bwrap":
+            raise SandboxUnavailable("--sandbox bwrap: bubblewrap is not installed "
+                                     "(apt-get install bubblewrap)")
+        return None
+    failure = _bwrap_failure(found)
+    if failure is not None:
+        raise SandboxUnavailable(f"bubblewrap is installed but cannot make a sandbox here "
+                                 f"({failure}); {bwrap_fix()}")
+    return found
+
+
+def _try(chosen: Isolation) -> None:
+    """SandboxUnavailable when a trial run under `chosen` fails."""
     failed = trial.failure(chosen)
     if failed is not None:
         if failed.startswith("the sandbox could not start"):
             raise SandboxUnavailable(f"{chosen.name}: {failed}")
         raise SandboxUnavailable(f"{chosen.name}: {failed}; fix: {machine.sandbox_fix()}")
-    return chosen
 
 
 def _no_socket_filter(wanted: bool) -> SandboxUnavailable:

@@ -98,16 +98,16 @@ def spawn(sandbox: Sandbox, command: Sequence[str], limits: Limits, *, memory_ki
 
 
 def run_command(argv: Sequence[str], *, workdir: Path, limits: Limits, isolation: Isolation,
-                readonly: Sequence[Path] = (), copy_workdir: bool = True, stdin: bytes = b"",
-                on_stdout: StdoutConsumer | None = None, memory_kind: str = "data", memory_extra: int = 0,
-                env: Mapping[str, str] | None = None) -> RunResult:
-    """Run the command line `argv` in a fresh Sandbox of `isolation` and wait for it.
+                readonly: Sequence[Path] = (), copy_workdir: bool = True,
+                on_stdout: StdoutConsumer | None = None, env: Mapping[str, str] | None = None) -> RunResult:
+    """Run the command line `argv` (no stdin, its memory counted as data) in a fresh Sandbox
+    of `isolation` and wait for it.
 
     copy_workdir=False: the program works in `workdir` itself (a build in its private
     build folder). A prepared program is run by `verify.runner.run.run_prepared`."""
     with Sandbox(Path(workdir), readonly=list(readonly), copy_workdir=copy_workdir, isolation=isolation) as sandbox:
-        started = spawn(sandbox, argv, limits, memory_kind=memory_kind, memory_extra=memory_extra, env=env)
-        return drive(started, sandbox, limits, stdin=stdin, on_stdout=on_stdout)
+        started = spawn(sandbox, argv, limits, env=env)
+        return drive(started, sandbox, limits, on_stdout=on_stdout)
 
 
 def drive(started: Started, sandbox: Sandbox, limits: Limits, *, stdin: bytes = b"",
@@ -145,141 +145,187 @@ def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
     """The I/O loop: stdin in, stdout to the consumer (counted against the output limit),
     the last bytes of stderr kept; stopped at the wall time or at the CPU time the run's
     cgroup counted. Kills every process of the run before it returns."""
-    process, start = started.process, started.at
-    stdin_pipe, stdout_pipe, stderr_pipe = process.stdin, process.stdout, process.stderr
-    assert stdin_pipe is not None and stdout_pipe is not None and stderr_pipe is not None
-    deadline = start + limits.wall_time
-    collected = bytearray() if on_stdout is None else None
-    stderr_tail: collections.deque[bytes] = collections.deque()
-    stderr_head = bytearray()
-    stderr_size = 0
-    stdout_bytes = 0
-    limit: str | None = None
-    stopped_early = False
-    status: int | None = None
-    rusage: resource.struct_rusage | None = None
-    exited_at: float | None = None
-
-    selector = selectors.DefaultSelector()
-    pidfd = os.pidfd_open(process.pid)
-    for stream in (stdout_pipe, stderr_pipe):
-        os.set_blocking(stream.fileno(), False)
-    _widen_pipe(stdout_pipe.fileno())
-    selector.register(stdout_pipe, selectors.EVENT_READ, "stdout")
-    selector.register(stderr_pipe, selectors.EVENT_READ, "stderr")
-    selector.register(pidfd, selectors.EVENT_READ, "exit")
-    pending_input = memoryview(stdin)
-    if pending_input:
-        os.set_blocking(stdin_pipe.fileno(), False)
-        selector.register(stdin_pipe, selectors.EVENT_WRITE, "stdin")
-    else:
-        stdin_pipe.close()
-
-    stopped_at: float | None = None
-
-    def stop() -> None:
-        nonlocal stopped_at
-        if status is None:
-            stopped_at = stopped_at or time.monotonic()
-            sandbox.stop(process.pid, pidfd)
-        elif not sandbox.ends_by_request:
-            kill_group(process.pid)   # what bubblewrap's init left in the group dies with the run
-
-    cgroup = sandbox.cgroup
-    # the CPU time of every process of the run, reaped or not: its cgroup's count, else
-    # the sum over its live process tree (children spinning while the program sleeps)
-    run_cpu_time = cgroup.cpu_time if cgroup is not None else lambda: tree_cpu_time(process.pid)
-    next_cpu_check = start + CPU_CHECK_FIRST
+    pump = _Pump(started, sandbox, limits, stdin, on_stdout)
     try:
-        open_streams = 2
-        while open_streams or exited_at is None:   # (a program may close stdout and go on)
-            now = time.monotonic()
-            if exited_at is not None and now > exited_at + DRAIN_GRACE:
-                break                      # something still holds the pipes: it is killed below
-            if now >= deadline:
-                if exited_at is None:      # (one that ended in time is not late for its pipes)
-                    limit = limit or "time"
-                stop()
-                break
-            if now >= next_cpu_check and exited_at is None:
-                left = limits.cpu_time - run_cpu_time()
-                if left < 0:
-                    limit = limit or "time"
-                    stop()
-                    break
-                next_cpu_check = now + max(CPU_CHECK_MIN, left / CORES)
-            timeout = deadline - now if exited_at is None else exited_at + DRAIN_GRACE - now
-            timeout = min(timeout, max(0.0, next_cpu_check - now))
-            for key, _ in selector.select(timeout=max(0.0, timeout)):
-                what = key.data
-                if what == "exit":
-                    selector.unregister(pidfd)
-                    _, status, rusage = os.wait4(process.pid, 0)
-                    process.returncode = os.waitstatus_to_exitcode(status)
-                    exited_at = time.monotonic()
-                    stop()                 # background children die with the main process
-                elif what == "stdin":
-                    try:
-                        written = os.write(stdin_pipe.fileno(), pending_input[:CHUNK])
-                        pending_input = pending_input[written:]
-                    except OSError:        # (BrokenPipeError included)
-                        pending_input = pending_input[:0]
-                    if not pending_input:
-                        selector.unregister(stdin_pipe)
-                        stdin_pipe.close()
-                else:
-                    try:
-                        chunk = os.read(key.fd, STDOUT_PIPE if what == "stdout" else CHUNK)
-                    except BlockingIOError:
-                        continue
-                    if not chunk:
-                        selector.unregister(key.fileobj)
-                        open_streams -= 1
-                        continue
-                    if what == "stderr":
-                        if len(stderr_head) < STDERR_TAIL:
-                            stderr_head += chunk[:STDERR_TAIL - len(stderr_head)]
-                        stderr_tail.append(chunk)
-                        stderr_size += len(chunk)
-                        while stderr_size - len(stderr_tail[0]) >= STDERR_TAIL:
-                            stderr_size -= len(stderr_tail.popleft())
-                        continue
-                    if limit or stopped_early:
-                        continue           # already stopping: ignore the rest
-                    room = limits.output - stdout_bytes
-                    stdout_bytes += len(chunk)
-                    if len(chunk) > room:
-                        chunk = chunk[:room]
-                        limit = "output"
-                        stop()
-                    if collected is not None:
-                        collected += chunk
-                    elif on_stdout is not None and chunk and on_stdout(chunk):
-                        stopped_early = True
-                        stop()
+        pump.loop()
     finally:
-        stop()
-        if status is None:
-            sandbox.await_end(process.pid, pidfd)
-        sandbox.kill_leftovers()
-        if status is None:
-            _, status, rusage = os.wait4(process.pid, 0)
-            process.returncode = os.waitstatus_to_exitcode(status)
-        selector.close()
-        os.close(pidfd)
-        for stream in (stdin_pipe, stdout_pipe, stderr_pipe):
+        pump.finish()
+    return pump.ending()
+
+
+class _Pump:
+    """The state of one run's I/O loop: its pipes, what it read, and why it stopped."""
+
+    def __init__(self, started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
+                 on_stdout: StdoutConsumer | None) -> None:
+        self.process, self.start = started.process, started.at
+        self.sandbox, self.limits, self.on_stdout = sandbox, limits, on_stdout
+        process = self.process
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        self.stdin_pipe, self.stdout_pipe, self.stderr_pipe = process.stdin, process.stdout, process.stderr
+        self.deadline = self.start + limits.wall_time
+        self.collected = bytearray() if on_stdout is None else None
+        self.stderr_tail: collections.deque[bytes] = collections.deque()
+        self.stderr_head = bytearray()
+        self.stderr_size = 0
+        self.stdout_bytes = 0
+        self.limit: str | None = None
+        self.stopped_early = False
+        self.status: int | None = None
+        self.rusage: resource.struct_rusage | None = None
+        self.exited_at: float | None = None
+        self.stopped_at: float | None = None
+        self.open_streams = 2
+        self.pending_input = memoryview(stdin)
+        self.pidfd = os.pidfd_open(process.pid)
+        self.selector = selectors.DefaultSelector()
+        self._register()
+        cgroup = sandbox.cgroup
+        # the CPU time of every process of the run, reaped or not: its cgroup's count, else
+        # the sum over its live process tree (children spinning while the program sleeps)
+        self.run_cpu_time = cgroup.cpu_time if cgroup is not None else lambda: tree_cpu_time(process.pid)
+        self.next_cpu_check = self.start + CPU_CHECK_FIRST
+
+    def _register(self) -> None:
+        selector = self.selector
+        for stream in (self.stdout_pipe, self.stderr_pipe):
+            os.set_blocking(stream.fileno(), False)
+        _widen_pipe(self.stdout_pipe.fileno())
+        selector.register(self.stdout_pipe, selectors.EVENT_READ, "stdout")
+        selector.register(self.stderr_pipe, selectors.EVENT_READ, "stderr")
+        selector.register(self.pidfd, selectors.EVENT_READ, "exit")
+        if self.pending_input:
+            os.set_blocking(self.stdin_pipe.fileno(), False)
+            selector.register(self.stdin_pipe, selectors.EVENT_WRITE, "stdin")
+        else:
+            self.stdin_pipe.close()
+
+    def stop(self) -> None:
+        if self.status is None:
+            self.stopped_at = self.stopped_at or time.monotonic()
+            self.sandbox.stop(self.process.pid, self.pidfd)
+        elif not self.sandbox.ends_by_request:
+            kill_group(self.process.pid)   # what bubblewrap's init left in the group dies with the run
+
+    def loop(self) -> None:
+        while self.open_streams or self.exited_at is None:   # (a program may close stdout and go on)
+            now = time.monotonic()
+            if self.exited_at is not None and now > self.exited_at + DRAIN_GRACE:
+                break                      # something still holds the pipes: it is killed below
+            if self._out_of_time(now):
+                self.limit = self.limit or "time"
+                self.stop()
+                break
+            if now >= self.deadline:       # ended in time, still draining its pipes
+                self.stop()
+                break
+            timeout = self.deadline - now if self.exited_at is None else self.exited_at + DRAIN_GRACE - now
+            timeout = min(timeout, max(0.0, self.next_cpu_check - now))
+            for key, _ in self.selector.select(timeout=max(0.0, timeout)):
+                self._handle(key)
+
+    def _out_of_time(self, now: float) -> bool:
+        """Whether the running program passed its wall time or the CPU time of all its
+        processes (read at most every CPU_CHECK_MIN seconds; one that ended in time is not
+        late for its pipes)."""
+        if self.exited_at is not None:
+            return False
+        if now >= self.deadline:
+            return True
+        if now >= self.next_cpu_check:
+            left = self.limits.cpu_time - self.run_cpu_time()
+            if left < 0:
+                return True
+            self.next_cpu_check = now + max(CPU_CHECK_MIN, left / CORES)
+        return False
+
+    def _handle(self, key: selectors.SelectorKey) -> None:
+        what = key.data
+        if what == "exit":
+            self._reap_main()
+        elif what == "stdin":
+            self._write_stdin()
+        else:
+            try:
+                chunk = os.read(key.fd, STDOUT_PIPE if what == "stdout" else CHUNK)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self.selector.unregister(key.fileobj)
+                self.open_streams -= 1
+            elif what == "stderr":
+                self._keep_stderr(chunk)
+            else:
+                self._take_stdout(chunk)
+
+    def _reap_main(self) -> None:
+        self.selector.unregister(self.pidfd)
+        _, self.status, self.rusage = os.wait4(self.process.pid, 0)
+        self.process.returncode = os.waitstatus_to_exitcode(self.status)
+        self.exited_at = time.monotonic()
+        self.stop()                        # background children die with the main process
+
+    def _write_stdin(self) -> None:
+        try:
+            written = os.write(self.stdin_pipe.fileno(), self.pending_input[:CHUNK])
+            self.pending_input = self.pending_input[written:]
+        except OSError:                    # (BrokenPipeError included)
+            self.pending_input = self.pending_input[:0]
+        if not self.pending_input:
+            self.selector.unregister(self.stdin_pipe)
+            self.stdin_pipe.close()
+
+    def _keep_stderr(self, chunk: bytes) -> None:
+        head = self.stderr_head
+        if len(head) < STDERR_TAIL:
+            head += chunk[:STDERR_TAIL - len(head)]
+        tail = self.stderr_tail
+        tail.append(chunk)
+        self.stderr_size += len(chunk)
+        while self.stderr_size - len(tail[0]) >= STDERR_TAIL:
+            self.stderr_size -= len(tail.popleft())
+
+    def _take_stdout(self, chunk: bytes) -> None:
+        if self.limit or self.stopped_early:
+            return                         # already stopping: ignore the rest
+        room = self.limits.output - self.stdout_bytes
+        self.stdout_bytes += len(chunk)
+        if len(chunk) > room:
+            chunk = chunk[:room]
+            self.limit = "output"
+            self.stop()
+        if self.collected is not None:
+            self.collected += chunk
+        elif self.on_stdout is not None and chunk and self.on_stdout(chunk):
+            self.stopped_early = True
+            self.stop()
+
+    def finish(self) -> None:
+        """Kill and reap every process of the run and close its pipes."""
+        self.stop()
+        pid = self.process.pid
+        if self.status is None:
+            self.sandbox.await_end(pid, self.pidfd)
+        self.sandbox.kill_leftovers()
+        if self.status is None:
+            _, self.status, self.rusage = os.wait4(pid, 0)
+            self.process.returncode = os.waitstatus_to_exitcode(self.status)
+        self.selector.close()
+        os.close(self.pidfd)
+        for stream in (self.stdin_pipe, self.stdout_pipe, self.stderr_pipe):
             try:
                 stream.close()
             except OSError:
                 pass
 
-    assert status is not None and rusage is not None
-    ended = exited_at if exited_at is not None else stopped_at or time.monotonic()
-    return Ending(status=status, rusage=rusage, wall_time=ended - start,
-                  stopped_for=limit, stopped_early=stopped_early, stdout_bytes=stdout_bytes,
-                  stdout=bytes(collected) if collected is not None else None,
-                  stderr_tail=b"".join(stderr_tail)[-STDERR_TAIL:].decode("utf-8", "replace"),
-                  stderr_head=bytes(stderr_head).decode("utf-8", "replace"))
+    def ending(self) -> Ending:
+        assert self.status is not None and self.rusage is not None
+        ended = self.exited_at if self.exited_at is not None else self.stopped_at or time.monotonic()
+        return Ending(status=self.status, rusage=self.rusage, wall_time=ended - self.start,
+                      stopped_for=self.limit, stopped_early=self.stopped_early, stdout_bytes=self.stdout_bytes,
+                      stdout=bytes(self.collected) if self.collected is not None else None,
+                      stderr_tail=b"".join(self.stderr_tail)[-STDERR_TAIL:].decode("utf-8", "replace"),
+                      stderr_head=bytes(self.stderr_head).decode("utf-8", "replace"))
 
 
 def _result(ending: Ending, sandbox: Sandbox, limits: Limits) -> RunResult:

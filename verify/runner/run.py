@@ -8,7 +8,6 @@ verdict of the kernel's counters) is process.py's.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from verify.runner import pools as box_pools
 from verify.runner.build import Prepared, Program, prepare
@@ -22,10 +21,10 @@ __all__ = ["RunResult", "run_prepared", "run_program"]
 def run_program(program: Program, *, stdin: bytes = b"", args: Sequence[str] = (),
                 limits: Limits = DEFAULT_LIMITS, on_stdout: StdoutConsumer | None = None,
                 isolation: Isolation, ahead: bool = False,
-                pools: box_pools.Pools | None = None, cache: Path | None = None) -> RunResult:
-    """Compile (cached in `cache`, None: cache_root()) and run `program` under `isolation`;
+                pools: box_pools.Pools | None = None) -> RunResult:
+    """Compile (cached in the cache_root()) and run `program` under `isolation`;
     raises CompileError / MissingInterpreter / FlagError. See `run_prepared`."""
-    prepared = prepare(program, isolation=isolation, cache=cache)
+    prepared = prepare(program, isolation=isolation)
     return run_prepared(prepared, stdin=stdin, args=args, limits=limits, on_stdout=on_stdout,
                         isolation=isolation, ahead=ahead, pools=pools)
 

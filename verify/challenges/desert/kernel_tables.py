@@ -98,41 +98,61 @@ def compile_notation(notation: Notation) -> CompiledNotation | None:
     tables = bytearray(TABLE_ROWS * 256)
     params = [0] * PARAM_COUNT
     meaning: dict[int, str] = {}
+    if not (_separators(notation, tables, meaning) and _directions(notation, tables, meaning)
+            and _modifiers(notation, tables, params, meaning)):
+        return None
+    return CompiledNotation(notation.name, bytes(tables), tuple(params))
 
-    def claim(byte: int, what: str) -> bool:
-        if meaning.get(byte, what) != what or byte in DIGITS:
-            return False
-        meaning[byte] = what
-        return True
 
+def _claim(meaning: dict[int, str], byte: int, what: str) -> bool:
+    """Give `byte` the meaning `what` in `meaning`; False when it has another, or is a digit."""
+    if meaning.get(byte, what) != what or byte in DIGITS:
+        return False
+    meaning[byte] = what
+    return True
+
+
+def _separators(notation: Notation, tables: bytearray, meaning: dict[int, str]) -> bool:
+    """Fill the separators' table; False when the kernel cannot read them."""
     for byte in notation.separator_bytes:
         # a separator that is a map character could begin a map row: keep such notations exact
-        if byte in MAP_ROW_CHARACTERS or not claim(byte, "separator"):
-            return None
+        if byte in MAP_ROW_CHARACTERS or not _claim(meaning, byte, "separator"):
+            return False
         tables[256 * T_SKIP + byte] = 1
+    return True
+
+
+def _directions(notation: Notation, tables: bytearray, meaning: dict[int, str]) -> bool:
+    """Fill the directions' table; False when the kernel cannot read them."""
     for byte, direction in notation.direction_bytes.items():
-        if direction not in DIRECTIONS or not claim(byte, "direction"):
-            return None
+        if direction not in DIRECTIONS or not _claim(meaning, byte, "direction"):
+            return False
         tables[256 * T_DIRECTION + byte] = DIRECTIONS.index(direction) + 1
+    return True
+
+
+def _modifiers(notation: Notation, tables: bytearray, params: list[int], meaning: dict[int, str]) -> bool:
+    """Fill the signs' and modifiers' tables and the default action; False when the kernel
+    cannot read them."""
     for modifier, (kind, amount) in notation.modifier_actions.items():
         code = KIND_CODES.get(kind)
         if code is None:
-            return None
+            return False
         if modifier == b"":
             if amount is None or not 0 <= amount <= MAX_AMOUNT:
-                return None
+                return False
             params[P_DEFAULT_KIND], params[P_DEFAULT_AMOUNT] = code, amount
             continue
         if len(modifier) != 1:
-            return None                 # several bytes: the exact parser's shape
+            return False                # several bytes: the exact parser's shape
         byte = modifier[0]
         if amount is None:
-            if kind not in (PICK, DROP) or not claim(byte, "sign"):
-                return None
+            if kind not in (PICK, DROP) or not _claim(meaning, byte, "sign"):
+                return False
             tables[256 * T_SIGN + byte] = code
         else:
-            if not 0 <= amount <= MAX_AMOUNT or not claim(byte, "modifier"):
-                return None
+            if not 0 <= amount <= MAX_AMOUNT or not _claim(meaning, byte, "modifier"):
+                return False
             tables[256 * T_MODIFIER + byte] = code
             tables[256 * T_MOD_AMOUNT + byte] = amount
-    return CompiledNotation(notation.name, bytes(tables), tuple(params))
+    return True

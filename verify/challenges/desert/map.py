@@ -56,19 +56,7 @@ class DesertMap:
         start = end = None
         rows = []
         for row, line in enumerate(lines):
-            if not line:
-                raise MapError(row + 1, 1, "empty line (expected a map row of "
-                               f"{width} characters over S, E, 1-9 and .)" if width else
-                               "empty line (expected a map row over S, E, 1-9 and .)", source)
-            for col, byte in enumerate(line):
-                if byte not in MAP_CHARACTERS:
-                    shown = _show(byte) if quote else "this character"
-                    raise MapError(row + 1, col + 1, f"{shown} is not a map character "
-                                   "(expected S, E, 1-9 or .)", source)
-            if len(line) != width:
-                raise MapError(row + 1, min(len(line), width) + 1,
-                               f"this row has {len(line)} characters, the first row has {width} "
-                               "(the map must be rectangular)", source)
+            _check_row(line, row, width, source, quote)
             for col, byte in enumerate(line):
                 if byte == ord("S"):
                     if start is not None:
@@ -125,3 +113,20 @@ def _show(byte: int) -> str:
     if 32 <= byte < 127:
         return repr(chr(byte))
     return f"byte 0x{byte:02x}"
+
+
+def _check_row(line: bytes, row: int, width: int, source: str, quote: bool) -> None:
+    """MapError unless `line` (0-based `row`) is a row of `width` map characters."""
+    if not line:
+        raise MapError(row + 1, 1, "empty line (expected a map row of "
+                       f"{width} characters over S, E, 1-9 and .)" if width else
+                       "empty line (expected a map row over S, E, 1-9 and .)", source)
+    for col, byte in enumerate(line):
+        if byte not in MAP_CHARACTERS:
+            shown = _show(byte) if quote else "this character"
+            raise MapError(row + 1, col + 1, f"{shown} is not a map character "
+                           "(expected S, E, 1-9 or .)", source)
+    if len(line) != width:
+        raise MapError(row + 1, min(len(line), width) + 1,
+                       f"this row has {len(line)} characters, the first row has {width} "
+                       "(the map must be rectangular)", source)

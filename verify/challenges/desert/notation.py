@@ -188,7 +188,21 @@ class Notation:
         return notation
 
     def check(self) -> None:
-        seen: set[str] = set()
+        """NotationDefinitionError for the first part of the definition that is wrong."""
+        self._check_directions()
+        self._check_separators()
+        self._check_actions()
+        if self.prefix and (self.prefix[0].encode() in [bytes([b]) for b in MAP_ROW_CHARACTERS]
+                            or "\n" in self.prefix or len(self.prefix) > 8):
+            raise NotationDefinitionError("prefix",
+                                          "at most 8 characters, no newline, not starting with a map character")
+        if self.pattern is None and self.numbers_follow:
+            for modifier, spec in self.actions.items():
+                if spec.amount is None and not modifier:
+                    raise NotationDefinitionError(f"actions.{modifier!r}",
+                                                  "a number needs a non-empty modifier before it")
+
+    def _check_directions(self) -> None:
         for letter, direction in self.directions.items():
             where = f"directions.{letter!r}"
             if direction not in DIRECTIONS:
@@ -199,27 +213,21 @@ class Notation:
                 raise NotationDefinitionError(where, "a direction letter may not be a map character (SE1-9.#)")
             if letter in self.separators:
                 raise NotationDefinitionError(where, "a direction letter may not be a separator")
-            seen.add(direction)
+
+    def _check_separators(self) -> None:
         for separator in self.separators:
             if not separator.isspace() and not (32 <= ord(separator) < 127):
                 raise NotationDefinitionError("separators", f"{separator!r} is not printable ASCII or whitespace")
         if "\n" not in self.separators:
             raise NotationDefinitionError("separators", "must include the newline \"\\n\"")
+
+    def _check_actions(self) -> None:
         for modifier in self.actions:
             where = f"actions.{modifier!r}"
             if not all(32 <= ord(char) < 127 for char in modifier) or len(modifier) > 8:
                 raise NotationDefinitionError(where, "a modifier is at most 8 printable ASCII characters")
             if any(char in self.separators for char in modifier):
                 raise NotationDefinitionError(where, "a modifier may not hold a separator character")
-        if self.prefix and (self.prefix[0].encode() in [bytes([b]) for b in MAP_ROW_CHARACTERS]
-                            or "\n" in self.prefix or len(self.prefix) > 8):
-            raise NotationDefinitionError("prefix",
-                                          "at most 8 characters, no newline, not starting with a map character")
-        if self.pattern is None and self.numbers_follow:
-            for modifier, spec in self.actions.items():
-                if spec.amount is None and not modifier:
-                    raise NotationDefinitionError(f"actions.{modifier!r}",
-                                                  "a number needs a non-empty modifier before it")
 
 
 def _action_turn(direction: str, spec: ActionSpec, number: bytes | None) -> Turn:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from verify.challenges.contract import Captured
-from verify.challenges.desert.engine import Crossing, Frame, IllegalTurn
+from verify.challenges.desert.engine import Crossing, Frame, IllegalTurn, Turn
 from verify.challenges.desert.map import DesertMap
 from verify.challenges.desert.notation import MAP_ROW_CHARACTERS, STANDARD, Notation
 from verify.challenges.desert.rules import DELTAS
@@ -260,6 +260,37 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
     it must reach E with the final map's water. None when the tail cannot be read this way (a
     fill-up turn, a turn that leaves the grid, text that is not turns, an end the engine does not
     reach)."""
+    read = _kept_turns(desert, notation, tail)
+    if read is None:
+        return None
+    turns, rows = read
+    water, visited = _final_squares(desert, rows)
+    final_water = bytes(water)
+    undone = _undo(desert, turns, water)
+    if undone is None:
+        return None
+    at, relative, lows, highs = undone
+    # the carried amount c at the end: 0 <= c + r <= 5 at every kept turn; alive (> 0) before the last
+    least = max(-min(lows), 1 - min(lows[1:]) if len(lows) > 1 else 0, 0)
+    most = 5 - max(highs)
+    if least > most:            # no amount fits: these were not the turns the judge read
+        return None
+    opening = (at[0], at[1], relative + least)      # the state before the first turn kept
+    game = Crossing.from_state(desert, position=at, carried=opening[2], water=water, visited=bytes(len(water)),
+                               turns=0)
+    frames: list[Frame] = []
+    try:
+        game.play(turns, frames)
+    except IllegalTurn:         # not the turns the judge read: the end is not shown
+        return None
+    if game.position != desert.end or bytes(game.water) != final_water:
+        return None
+    return {"state": _state(desert, opening, water, visited), "turns": frames, "exact_carried": least == most}
+
+
+def _kept_turns(desert: DesertMap, notation: Notation, tail: bytes) -> tuple[list[Turn], list[bytes]] | None:
+    """The last EDGE_TURNS turns of ``tail`` (after its first, cut, line) and the rows of the
+    final map after them; None when the tail holds no such turns."""
     block = _final_block(tail, desert)
     first = tail.find(b"\n")
     if block is None or first < 0 or first + 1 >= block[0]:
@@ -272,6 +303,11 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
     turns = turns[-EDGE_TURNS:]
     if not turns:
         return None
+    return turns, rows
+
+
+def _final_squares(desert: DesertMap, rows: list[bytes]) -> tuple[bytearray, list[int]]:
+    """The water on each square of the final map (flat), and its visited squares' indexes."""
     width = desert.width
     water = bytearray(width * desert.height)
     visited = []
@@ -281,7 +317,16 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
                 water[r * width + c] = byte - 48
             elif byte == ord("#"):
                 visited.append(r * width + c)
-    final_water = bytes(water)
+    return water, visited
+
+
+def _undo(desert: DesertMap, turns: list[Turn],
+          water: bytearray) -> tuple[tuple[int, int], int, list[int], list[int]] | None:
+    """Undo ``turns`` backwards from E, putting ``water`` back as it was before them: the
+    square before the first, the water carried then less the unknown carried at the end, and
+    that relative amount before each turn and at the end (lows and highs, for the limits);
+    None when a turn cannot be undone (not a pick-up or a drop, water out of 0..9, off the map)."""
+    width = desert.width
     start_index = desert.start[0] * width + desert.start[1]
     at = desert.end
     relative = 0          # carried after each turn, less the unknown carried at the end
@@ -307,22 +352,7 @@ def won_ending(desert: DesertMap, notation: Notation, tail: bytes) -> dict[str, 
             return None
     lows.append(relative)
     highs.append(relative)
-    # the carried amount c at the end: 0 <= c + r <= 5 at every kept turn; alive (> 0) before the last
-    least = max(-min(lows), 1 - min(lows[1:]) if len(lows) > 1 else 0, 0)
-    most = 5 - max(highs)
-    if least > most:            # no amount fits: these were not the turns the judge read
-        return None
-    opening = (at[0], at[1], relative + least)      # the state before the first turn kept
-    game = Crossing.from_state(desert, position=at, carried=opening[2], water=water, visited=bytes(len(water)),
-                               turns=0)
-    frames: list[Frame] = []
-    try:
-        game.play(turns, frames)
-    except IllegalTurn:         # not the turns the judge read: the end is not shown
-        return None
-    if game.position != desert.end or bytes(game.water) != final_water:
-        return None
-    return {"state": _state(desert, opening, water, visited), "turns": frames, "exact_carried": least == most}
+    return at, relative, lows, highs
 
 
 def _state(desert: DesertMap, at: tuple[int, int, int], water: bytearray, visited: list[int]) -> dict[str, Any]:

@@ -17,19 +17,10 @@ def first_error(puzzle: Puzzle, arrows: Sequence[int], numbers: Sequence[int]) -
     size = puzzle.size
     if len(arrows) != size or len(numbers) != size:
         return f"the board has {len(numbers)} cells, the puzzle {size}"
+    changed = _changed_or_out_of_range(puzzle, arrows, numbers)
+    if changed is not None:
+        return changed
     where = puzzle.where
-    for cell in range(size):
-        if arrows[cell] != puzzle.arrows[cell]:
-            was = direction_name(puzzle.arrows[cell], puzzle.notation) or "no arrow"
-            now = direction_name(arrows[cell], puzzle.notation) or "no arrow"
-            return f"the arrow at {where(cell)} was {was}, the board has {now}"
-    for cell in range(size):
-        given = puzzle.numbers[cell]
-        if given and numbers[cell] != given:
-            return f"the given {given} at {where(cell)} was changed to {numbers[cell]}"
-    for cell in range(size):
-        if not 1 <= numbers[cell] <= size:
-            return f"{numbers[cell]} at {where(cell)} is out of range 1..{size}"
     cell_of = [-1] * (size + 1)
     for cell in range(size):
         number = numbers[cell]
@@ -44,6 +35,25 @@ def first_error(puzzle: Puzzle, arrows: Sequence[int], numbers: Sequence[int]) -
         if there not in puzzle.ray(here):
             return (f"{number + 1} at {where(there)} is not on the {puzzle.arrow_name(here)} ray "
                     f"of {number} at {where(here)}")
+    return None
+
+
+def _changed_or_out_of_range(puzzle: Puzzle, arrows: Sequence[int], numbers: Sequence[int]) -> str | None:
+    """The first arrow or given number of the puzzle the board changed, else the first
+    number out of 1..N, or None."""
+    size, where = puzzle.size, puzzle.where
+    for cell in range(size):
+        if arrows[cell] != puzzle.arrows[cell]:
+            was = direction_name(puzzle.arrows[cell], puzzle.notation) or "no arrow"
+            now = direction_name(arrows[cell], puzzle.notation) or "no arrow"
+            return f"the arrow at {where(cell)} was {was}, the board has {now}"
+    for cell in range(size):
+        given = puzzle.numbers[cell]
+        if given and numbers[cell] != given:
+            return f"the given {given} at {where(cell)} was changed to {numbers[cell]}"
+    for cell in range(size):
+        if not 1 <= numbers[cell] <= size:
+            return f"{numbers[cell]} at {where(cell)} is out of range 1..{size}"
     return None
 
 

@@ -161,17 +161,25 @@ def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation:
     removable = [cell for cell in range(size) if givens[cell] and answer[cell] not in (1, size)]
     rng.shuffle(removable)
     if hard:
-        for cell in removable:
-            if givens[cell]:
-                givens[cell] = 0
-                if not _unique_within(solution.with_numbers(givens), answer, max_nodes, kernel):
-                    givens[cell] = answer[cell]
+        _take_away_within(solution, givens, removable, max_nodes, kernel)
     puzzle = solution.with_numbers(givens)
     stats = SolveStats()
     found = solutions(puzzle, 2, stats, kernel=kernel)
     if [board.numbers for board in found] != [answer]:      # cannot happen: every step kept it unique
         raise RuntimeError(f"generated a {rows}x{cols} puzzle (seed {seed}) that is not unique")
     return Generated(puzzle, solution, stats.nodes, stats.branches)
+
+
+def _take_away_within(solution: Puzzle, givens: list[int], removable: list[int], max_nodes: int,
+                      kernel: bool) -> None:
+    """Step 5: take away (in place) each of the `removable` givens, in order, while the puzzle
+    stays unique within `max_nodes` search nodes."""
+    answer = solution.numbers
+    for cell in removable:
+        if givens[cell]:
+            givens[cell] = 0
+            if not _unique_within(solution.with_numbers(givens), answer, max_nodes, kernel):
+                givens[cell] = answer[cell]
 
 
 def _give_until_deduced(solution: Puzzle, givens: list[int], rays: Geometry,

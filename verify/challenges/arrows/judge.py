@@ -94,34 +94,43 @@ class ArrowsJudge:
         first = not self.seen_content
         self.seen_content = True
         if first and len(tokens) <= 2 and all(t.isdigit() for t in tokens):
-            size = (int(tokens[0]), int(tokens[-1]))
-            board = (self.puzzle.rows, self.puzzle.cols)
-            if size == board and (len(tokens) == 2 or size[0] == size[1]):
+            if self._is_board_size(tokens):
                 return None  # the optional size line
             if self.puzzle.cols > 2:  # no row of this board looks like that: a wrong size line
-                return self._presentation(f"{where}: the size line says {size[0]}x{size[1]}, "
-                                          f"the board is {board[0]}x{board[1]}")
+                return self._presentation(f"{where}: the size line says {int(tokens[0])}x{int(tokens[-1])}, "
+                                          f"the board is {self.puzzle.rows}x{self.puzzle.cols}")
         if self.rows_read == self.puzzle.rows:
             return self._presentation(f"{where}: more than {self.puzzle.rows} rows")
         cols = self.puzzle.cols
         if len(tokens) != cols:
             return self._presentation(f"{where}: expected {cols} cells, got {len(tokens)}")
         for found in re.finditer(r"\S+", text):
-            token, column = found.group(), found.start() + 1
-            match = CELL_PATTERN.fullmatch(token)
-            if match is None or len(match.group(1)) > 9:
-                return self._presentation(f"{where}, column {column}: {token[:20]!r} is not a cell "
-                                          f"(a number followed by its arrow)")
-            name = match.group(2)
-            if name == "":
-                direction = NO_ARROW
-            elif name in self.directions:
-                direction = self.directions[name]
-            else:
-                return self._presentation(
-                    f"{where}, column {column}: unknown arrow {name[:8]!r} "
-                    f"({self.notation} names: {' '.join(NOTATIONS[self.notation])})")
-            self.numbers.append(int(match.group(1)))
-            self.arrows.append(direction)
+            refused = self._cell(f"{where}, column {found.start() + 1}", found.group())
+            if refused is not None:
+                return refused
         self.rows_read += 1
+        return None
+
+    def _is_board_size(self, tokens: list[str]) -> bool:
+        """Whether one or two numbers give the board's size (one: of a square board)."""
+        size = (int(tokens[0]), int(tokens[-1]))
+        return size == (self.puzzle.rows, self.puzzle.cols) and (len(tokens) == 2 or size[0] == size[1])
+
+    def _cell(self, where: str, token: str) -> Verdict | None:
+        """Read one cell of a row (its number and arrow), or the verdict when it is not one."""
+        match = CELL_PATTERN.fullmatch(token)
+        if match is None or len(match.group(1)) > 9:
+            return self._presentation(f"{where}: {token[:20]!r} is not a cell "
+                                      f"(a number followed by its arrow)")
+        name = match.group(2)
+        if name == "":
+            direction = NO_ARROW
+        elif name in self.directions:
+            direction = self.directions[name]
+        else:
+            return self._presentation(
+                f"{where}: unknown arrow {name[:8]!r} "
+                f"({self.notation} names: {' '.join(NOTATIONS[self.notation])})")
+        self.numbers.append(int(match.group(1)))
+        self.arrows.append(direction)
         return None

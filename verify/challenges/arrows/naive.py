@@ -30,13 +30,7 @@ def naive_solutions(puzzle: Puzzle, limit: int = 1, *, deadline: float | None = 
         raise ValueError("the naive search starts from the cell of 1, which is not given")
     prefix = list(start) if start else [first]
     rays = [puzzle.ray(cell) for cell in range(size)]
-    given_cell = [-1] * (size + 2)
-    for cell, number in enumerate(puzzle.numbers):
-        if number:
-            given_cell[number] = cell
-    given_cell[size] = puzzle.last_cell
-    is_given = [bool(n) for n in puzzle.numbers]
-    is_given[puzzle.last_cell] = True
+    given_cell, is_given = _givens(puzzle)
     on_path = [False] * size
     path = prefix
     for cell in path:
@@ -78,3 +72,17 @@ def naive_solutions(puzzle: Puzzle, limit: int = 1, *, deadline: float | None = 
         sys.setrecursionlimit(size + 100)
     extend()
     return found
+
+
+def _givens(puzzle: Puzzle) -> tuple[list[int], list[bool]]:
+    """The cell given each number (-1: none; N's is the cell without an arrow), and whether
+    each cell holds a given number."""
+    size = puzzle.size
+    given_cell = [-1] * (size + 2)
+    for cell, number in enumerate(puzzle.numbers):
+        if number:
+            given_cell[number] = cell
+    given_cell[size] = puzzle.last_cell
+    is_given = [bool(n) for n in puzzle.numbers]
+    is_given[puzzle.last_cell] = True
+    return given_cell, is_given

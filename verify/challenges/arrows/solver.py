@@ -363,7 +363,7 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
     fewest cells as (number, cells) for branching). Raises Contradiction.
     """
     size = geo.size
-    num, nxt, prv, cell_of = state.num, state.nxt, state.prv, state.cell_of
+    nxt, cell_of = state.nxt, state.cell_of
     free_cells, open_heads, open_tails = state.unnumbered, state.open_heads, state.open_tails
     cells_of = [0] * (size + 1)     # each free number -> the cells that may hold it
     forced: list[tuple[int, int]] = []
@@ -379,7 +379,7 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
         elif count < best_count:
             best, best_count = (number, cells), count
 
-    forward, backward = geo.forward, geo.backward
+    forward = geo.forward
     previous = 0
     for number in range(1, size + 1):
         if cell_of[number] < 0:
@@ -388,16 +388,7 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
         if gap > 1:
             # a layer is a function of the one before (the state does not change here): when
             # that one equals the layer two before it, so does this one the layer two before
-            layers_back = [1 << cell_of[number]]
-            layer = layers_back[0]
-            for i in range(1, gap):
-                if i >= 3 and layers_back[i - 1] == layers_back[i - 3]:
-                    layer = layers_back[i - 2]
-                else:
-                    layer = _one_step(layer, backward, open_heads, open_tails, prv) & free_cells
-                    if not layer:
-                        raise Contradiction
-                layers_back.append(layer)
+            layers_back = _layers_back(state, geo, cell_of[number], gap)
             if previous:
                 layer = 1 << cell_of[previous]
                 recent = [(-1, 0), (-1, 0)]     # (layer, its moves) of the last two steps
@@ -414,18 +405,41 @@ def _number_options(state: _State, geo: _Geometry) -> tuple[list[int], list[tupl
                 for step in range(1, gap):
                     record(step, layers_back[gap - step])
         previous = number
-    # per cell, the numbers it may hold: the (number x cell) matrix transposed, all at once
+    return _options_per_cell(state, cells_of, forced, size), forced, best
+
+
+def _layers_back(state: _State, geo: _Geometry, cell: int, gap: int) -> list[int]:
+    """The cells from which the number on `cell` is reached in 0, 1, ... gap-1 steps through
+    unnumbered cells. Raises Contradiction when a layer is empty."""
+    backward, open_heads, open_tails = geo.backward, state.open_heads, state.open_tails
+    prv, free_cells = state.prv, state.unnumbered
+    layers_back = [1 << cell]
+    layer = layers_back[0]
+    for i in range(1, gap):
+        if i >= 3 and layers_back[i - 1] == layers_back[i - 3]:
+            layer = layers_back[i - 2]
+        else:
+            layer = _one_step(layer, backward, open_heads, open_tails, prv) & free_cells
+            if not layer:
+                raise Contradiction
+        layers_back.append(layer)
+    return layers_back
+
+
+def _options_per_cell(state: _State, cells_of: list[int], forced: list[tuple[int, int]], size: int) -> list[int]:
+    """Per cell, the numbers it may hold (the number x cell matrix transposed, all at once);
+    a free cell left with one is added to `forced`. Raises Contradiction when one has none."""
     options = _transpose(cells_of, size)
-    for cell, number in enumerate(num):
+    for cell, number in enumerate(state.num):
         if number:
             options[cell] = 1 << number
-    for cell in _bits(free_cells):
+    for cell in _bits(state.unnumbered):
         bits = options[cell]
         if not bits:
             raise Contradiction
         if not bits & (bits - 1):
             forced.append((cell, bits.bit_length() - 1))
-    return options, forced, best
+    return options
 
 
 def _possible(state: _State, geo: _Geometry, a: int, b: int, max_free: int, options: list[int]) -> bool:
@@ -499,11 +513,22 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
     Returns None when something changed, else the tail's or head's alternatives
     that are fewest (a branching point). Raises Contradiction.
     """
-    size = geo.size
-    succ, pred = geo.succ, geo.pred
+    max_free = _longest_free_run(state.used, geo.size)
+    changed, best = _sweep_tails(state, geo, options, max_free)
+    changed, best = _sweep_heads(state, geo, options, max_free, changed, best)
+    if changed:
+        return None
+    assert best is not None
+    return best
+
+
+def _sweep_tails(state: _State, geo: _Geometry, options: list[int],
+                 max_free: int) -> tuple[bool, list[_Move] | None]:
+    """The tails' half of the sweep: whether a forced link was made, and the fewest
+    alternatives of a tail while none was."""
+    size, succ = geo.size, geo.succ
     best: list[_Move] | None = None
     changed = False
-    max_free = _longest_free_run(state.used, size)
     for a in _bits(state.open_tails):
         if not (state.open_tails >> a) & 1:
             continue
@@ -527,6 +552,14 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
             changed = True
         elif not changed and (best is None or len(nexts) < len(best)):
             best = [("link", a, b) for b in nexts]
+    return changed, best
+
+
+def _sweep_heads(state: _State, geo: _Geometry, options: list[int], max_free: int, changed: bool,
+                 best: list[_Move] | None) -> tuple[bool, list[_Move] | None]:
+    """The heads' half of the sweep, after the tails' (`changed`, `best`): the same, with
+    the head's alternative of starting the path while 1 is not placed."""
+    size, pred = geo.size, geo.pred
     for b in _bits(state.open_heads):
         if not (state.open_heads >> b) & 1:
             continue
@@ -557,10 +590,7 @@ def _sweep_links(state: _State, geo: _Geometry, options: list[int]) -> list[_Mov
             best = [("link", a, b) for a in befores]
             if may_start:
                 best.append(("number", b, 1))
-    if changed:
-        return None
-    assert best is not None
-    return best
+    return changed, best
 
 
 def _apply(state: _State, move: _Move, size: int) -> None:

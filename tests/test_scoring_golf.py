@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from verify import challenges
 from verify.cli import main
+from verify.commands.rank import RankInputs
 from verify.commands.rank import rank as rank_command
 from verify.entries import load_entry
 from verify.errors import EntryError
@@ -204,9 +205,10 @@ def echo_submissions(tmp_path, monkeypatch):
 def test_the_contest_s_flag_rule_decides_penalty_header_and_boards(echo_submissions, monkeypatch, rule,
                                                                    unbuffered_header, boards):
     monkeypatch.setattr(type(challenges.get("echo")), "flag_rule", rule)
-    report = rank_command(LocalRunner(), "echo", settings=Settings.from_environment(os.environ), submissions=echo_submissions, testcases=ECHO / "testcases" / "echo",
-                          jobs=2, fmt="markdown", fresh=True, limits=Limits(wall_time=20, cpu_time=20),
-                          languages_too=True).report
+    inputs = RankInputs(submissions=echo_submissions, testcases=ECHO / "testcases" / "echo", jobs=2, fresh=True,
+                        limits=Limits(wall_time=20, cpu_time=20))
+    report = rank_command(LocalRunner(), "echo", inputs, settings=Settings.from_environment(os.environ),
+                          fmt="markdown", languages_too=True).report
     assert unbuffered_header in report
     assert all(board in report for board in boards), report
 

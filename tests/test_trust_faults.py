@@ -312,9 +312,9 @@ def test_a_check_whose_files_change_while_it_runs_is_not_kept(contest, tmp_path,
         check_command.check(runner, entries, check_command.CheckOptions(jobs=1, fmt="json", testcases=cases),
                             settings=Settings.from_environment(os.environ))
     else:
-        rank_command.rank(runner, "arrows", settings=Settings.from_environment(os.environ),
-                          submissions=copy / "submissions", testcases=cases, jobs=1, fmt="json", fresh=False,
-                          limits=Limits())
+        rank_command.rank(runner, "arrows", rank_command.RankInputs(submissions=copy / "submissions", testcases=cases,
+                                                                    jobs=1, fresh=False, limits=Limits()),
+                          settings=Settings.from_environment(os.environ), fmt="json")
     stored = {path.stem for path in (tmp_path / "cache" / "results").glob("*.json")}
     keys = {check.label: check_key(check, Limits(), runner.isolation, cases) for check in load_checks(entries, cases)}
     assert keys["arrows/bad"] in stored and keys["arrows/good"] not in stored and len(stored) == 1

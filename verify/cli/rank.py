@@ -93,6 +93,7 @@ def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs:
     entry added first (git history). Exit 0 when some entry is ranked, 1 when none is
     (or the --check file is stale)."""
     from verify.commands.history import shallow_notice
+    from verify.commands.rank import RankInputs
     from verify.commands.rank import rank as run_rank
     from verify.reports.leaderboard import standings_text
 
@@ -108,9 +109,10 @@ def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs:
         write_rank_site(html, runner, challenge, submissions=submissions, testcases=testcases, jobs=jobs,
                         limits=make_limits(**limits), results=results)
         fresh = False
-    boards = run_rank(runner, challenge, settings=settings_of(context), submissions=submissions,
-                      testcases=testcases, jobs=jobs, fmt=output_format, fresh=fresh, limits=make_limits(**limits),
-                      results=results, by=by, languages_too=per_language)
+    inputs = RankInputs(submissions=submissions, testcases=testcases, jobs=jobs, fresh=fresh,
+                        limits=make_limits(**limits), results=results)
+    boards = run_rank(runner, challenge, inputs, settings=settings_of(context), fmt=output_format, by=by,
+                      languages_too=per_language)
     text = boards.report.rstrip("\n") + "\n"
     if expected is not None:
         try:

@@ -38,34 +38,45 @@ class Leaderboards:
     ranked: int
 
 
-def rank(runner: Runner, challenge: str | None, *, settings: Settings, submissions: Path, testcases: Path | None,
-         jobs: int | None, fmt: str, fresh: bool, limits: Limits, results: Path | None = None, by: str = "bytes",
-         languages_too: bool = False) -> Leaderboards:
+@dataclass(frozen=True)
+class RankInputs:
+    """What the entries are checked on, and how: ``results``, rank from the checks stored in
+    that folder (``verify check --results-dir``, ``verify results merge``) and run nothing; an
+    entry without a current result there is not ranked. ``fresh``: run every entry again."""
+
+    submissions: Path
+    testcases: Path | None
+    jobs: int | None
+    fresh: bool
+    limits: Limits
+    results: Path | None = None
+
+
+def rank(runner: Runner, challenge: str | None, inputs: RankInputs, *, settings: Settings, fmt: str,
+         by: str = "bytes", languages_too: bool = False) -> Leaderboards:
     """``settings``: where the cache is, and its bound (settings.py).
-    ``results``: rank from the checks stored in that folder (``verify check --results-dir``,
-    ``verify results merge``) and run nothing; an entry without a current result there is not ranked.
     ``by``: "bytes" or "chars"; ``languages_too``: a board per language beside the overall one."""
     bound = max_bytes(settings.cache_max_mb)    # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     language_names = {key: lang.name for key, lang in languages().items()}
     reports, ranked = [], 0
     for name in code_golf_contests(challenge):
-        standings = leaderboard(runner, name, submissions, testcases, jobs, fresh, limits, results, by,
-                                settings=settings)
+        standings = leaderboard(runner, name, inputs, by, settings=settings)
         ranked += sum(1 for s in standings if s.rank is not None)
         boards = per_language(standings, by) if languages_too else None
         reports.append(rank_report(name, standings, fmt, language_names, by=by, boards=boards,
                                    isolation=runner.isolation))
-    if results is None:                         # checks were stored: keep the cache bounded, once
+    if inputs.results is None:                  # checks were stored: keep the cache bounded, once
         prune_cache(bound, settings.cache)
     return Leaderboards("\n\n".join(reports), ranked)
 
 
-def leaderboard(runner: Runner, challenge: str, submissions: Path, testcases: Path | None, jobs: int | None,
-                fresh: bool, limits: Limits, results: Path | None = None, by: str = "bytes", *,
+def leaderboard(runner: Runner, challenge: str, inputs: RankInputs, by: str = "bytes", *,
                 settings: Settings) -> list[Standing]:
     """Check (or reuse the cached check of, in the settings' cache) every entry of `challenge`, then rank them.
     An unchanged entry is not run again (see :mod:`verify.commands.cache`); --fresh runs all;
-    with ``results`` nothing runs: the checks come from that folder."""
+    with ``inputs.results`` nothing runs: the checks come from that folder."""
+    submissions, testcases, jobs, fresh = inputs.submissions, inputs.testcases, inputs.jobs, inputs.fresh
+    limits, results = inputs.limits, inputs.results
     checks = load_checks(find_entries(submissions, challenge), testcases)
     cache = ResultCache(results) if results is not None else results_cache(settings)
     keys = [check_key(c, limits, runner.isolation, testcases) for c in checks]

@@ -101,26 +101,9 @@ def load_entry(path: Path | str) -> Entry[Any, Any]:
         raise EntryError(label, None, str(error)) from None
     data = _read_toml(label, folder)
 
-    challenge_name = data.get("challenge")
-    if challenge_name is None:
-        raise EntryError(label, "challenge", f"missing (one of: {', '.join(challenges.names())})")
-    if not isinstance(challenge_name, str):
-        raise EntryError(label, "challenge", f"expected a string, not {_type_name(challenge_name)}")
-    if challenge_name not in challenges.names():
-        raise EntryError(label, "challenge",
-                         f"unknown challenge {quoted(challenge_name)} (known: {', '.join(challenges.names())})")
+    challenge_name = _challenge_name(label, data)
     challenge = challenges.get(challenge_name)
-
-    for key, value in data.items():
-        if key == challenge_name:
-            if not isinstance(value, dict):
-                raise EntryError(label, key, f"expected a table [{key}], not {_type_name(value)}")
-            continue
-        if key not in _FIELDS:
-            raise EntryError(label, quoted(key)[1:-1],
-                             f"unknown field (known: {', '.join([*_FIELDS, challenge_name])})")
-        if not isinstance(value, _FIELDS[key]):
-            raise EntryError(label, key, f"expected {_FIELDS[key].__name__}, not {_type_name(value)}")
+    _check_fields(label, data, challenge_name)
 
     name = data.get("name", folder.name)
     if not name.strip():
@@ -144,6 +127,34 @@ def load_entry(path: Path | str) -> Entry[Any, Any]:
     return Entry(name=name, folder=folder, challenge=challenge, program=program, input=input_mode,
                  author=data.get("author", ""), description=data.get("description", ""), options=options, raw=data,
                  source_file=declared.source if declared else None)
+
+
+def _challenge_name(label: str, data: dict[str, Any]) -> str:
+    """The entry's challenge field, a contest verify knows."""
+    challenge_name = data.get("challenge")
+    if challenge_name is None:
+        raise EntryError(label, "challenge", f"missing (one of: {', '.join(challenges.names())})")
+    if not isinstance(challenge_name, str):
+        raise EntryError(label, "challenge", f"expected a string, not {_type_name(challenge_name)}")
+    if challenge_name not in challenges.names():
+        raise EntryError(label, "challenge",
+                         f"unknown challenge {quoted(challenge_name)} (known: {', '.join(challenges.names())})")
+    return challenge_name
+
+
+def _check_fields(label: str, data: dict[str, Any], challenge_name: str) -> None:
+    """EntryError for the first field of entry.toml that is unknown or of the wrong type
+    (the contest's own table, named after it, is checked by the contest)."""
+    for key, value in data.items():
+        if key == challenge_name:
+            if not isinstance(value, dict):
+                raise EntryError(label, key, f"expected a table [{key}], not {_type_name(value)}")
+            continue
+        if key not in _FIELDS:
+            raise EntryError(label, quoted(key)[1:-1],
+                             f"unknown field (known: {', '.join([*_FIELDS, challenge_name])})")
+        if not isinstance(value, _FIELDS[key]):
+            raise EntryError(label, key, f"expected {_FIELDS[key].__name__}, not {_type_name(value)}")
 
 
 @dataclass(frozen=True)

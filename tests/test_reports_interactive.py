@@ -5,7 +5,7 @@ from pathlib import Path
 from verify.challenges.contract import InteractiveTask
 from verify.grading import FakeRun, FakeRunner, grade_interactive
 from verify.grading.fake import FakeSession
-from verify.reports.checks import check_report
+from verify.reports.checks import CheckView, check_report
 from verify.results import CheckResult
 from verify.runner import Limits, Program
 from verify.verdict import Verdict
@@ -24,7 +24,7 @@ def test_a_per_step_match_keeps_the_largest_peak_and_the_summed_cpu_time():
     result = grade_interactive(runner, InteractiveTask("walk", PROGRAM, _play, False, LIMITS, 1.0), "maze/x")
     assert result.verdict.accepted and result.memory == 9 << 20 and result.cpu_time == 0.75
     assert result.isolation == "fake"
-    report = check_report([CheckResult("maze/x", [result])], "table", compact=True, width=100)
+    report = check_report([CheckResult("maze/x", [result])], "table", CheckView(compact=True, width=100))
     assert "9 MiB" in report and "(isolation: fake)" in report
 
 
@@ -44,6 +44,6 @@ def test_a_persistent_match_takes_the_sessions_figures_when_there_are_some():
     assert (measured.memory, measured.cpu_time) == (7 << 20, 0.5)
     plain = grade_interactive(FakeRunner(script), InteractiveTask("walk", PROGRAM, _play, True, LIMITS, 1.0), "m/x")
     assert (plain.memory, plain.cpu_time, plain.isolation) == (0, 0.0, "fake")
-    compact = check_report([CheckResult("m/x", [plain])], "table", compact=True, width=100)
+    compact = check_report([CheckResult("m/x", [plain])], "table", CheckView(compact=True, width=100))
     entry_line = next(line for line in compact.splitlines() if line.startswith("m/x"))
     assert entry_line.split()[-1] == "-"           # memory not measured: shown as "-", not blank

@@ -23,7 +23,7 @@ from verify.challenges.maze.play import BuiltMaze  # noqa: E402
 from verify.challenges.maze.tournament import MatchOutcome, TournamentResult, board_of  # noqa: E402
 from verify.cli import main  # noqa: E402
 from verify.golf import Standing  # noqa: E402
-from verify.reports.checks import check_report  # noqa: E402
+from verify.reports.checks import CheckView, check_report  # noqa: E402
 from verify.reports.isolation import differences_of  # noqa: E402
 from verify.reports.languages import languages_report  # noqa: E402
 from verify.reports.leaderboard import rank_report, standings_text  # noqa: E402
@@ -54,12 +54,12 @@ def _checks(isolation: str) -> list[CheckResult]:
 @pytest.mark.parametrize("options", [{}, {"compact": True, "width": 100}, {"failures_only": True},
                                      {"failures_only": True, "compact": True}])
 def test_every_table_names_the_isolation_and_what_may_differ(options):
-    report = check_report(_checks(RLIMITS), "table", **options)
+    report = check_report(_checks(RLIMITS), "table", CheckView(**options))
     lines = report.splitlines()
     summary = next(i for i, line in enumerate(lines) if "entries passed" in line)
     assert lines[summary].endswith(f"(isolation: {RLIMITS})")
     assert lines[summary + 1] == f"verdicts may differ: {WHY}"
-    assert "verdicts may differ" not in check_report(_checks(CGROUP), "table", **options)
+    assert "verdicts may differ" not in check_report(_checks(CGROUP), "table", CheckView(**options))
 
 
 def test_markdown_names_the_isolation_and_what_may_differ():
@@ -87,13 +87,13 @@ def test_each_junit_suite_has_the_isolation_and_its_differences_as_properties():
 @pytest.mark.parametrize("fmt", ["table", "markdown", "json"])
 def test_when_nothing_ran_the_summary_names_the_isolation_that_would_have_been_used(fmt):
     for checks in ([], [CheckResult("echo/broken", error="echo/broken: entry.toml: no source")]):
-        report = check_report(checks, fmt, isolation=RLIMITS)
+        report = check_report(checks, fmt, CheckView(isolation=RLIMITS))
         assert f"(isolation: {RLIMITS})" in report and WHY in report
 
 
 def test_the_results_own_isolation_is_named_before_the_one_given():
     """A cluster's workers ran them: the results say under what."""
-    report = check_report(_checks(CGROUP), "table", isolation=RLIMITS)
+    report = check_report(_checks(CGROUP), "table", CheckView(isolation=RLIMITS))
     assert f"(isolation: {CGROUP})" in report and "verdicts may differ" not in report
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from verify.reports.checks import check_report
+from verify.reports.checks import CheckView, check_report
 from verify.results import CaseResult, CheckResult
 from verify.verdict import Status, Verdict
 
@@ -68,8 +68,8 @@ def test_outputs_for_machines_are_unchanged(name, fmt):
     golden = _isolation_named(golden, fmt, "" if name == "none" else ISOLATION)
     assert check_report(fixed_checks()[name], fmt) == golden
     # what the command line passes when stdout is not a terminal: the same bytes
-    assert check_report(fixed_checks()[name], fmt, failures_only=False, compact=False, width=80,
-                        colour=False) == golden
+    assert check_report(fixed_checks()[name], fmt, CheckView(failures_only=False, compact=False, width=80,
+                        colour=False)) == golden
 
 
 COMPILE_ERROR_ONCE = """\

@@ -19,7 +19,7 @@ from verify.grading import Runner
 from verify.grading.executor import Executor
 from verify.pipeline.observe import FailFast, Observer
 from verify.pipeline.outcome import slowest_accepted
-from verify.reports.checks import check_report
+from verify.reports.checks import CheckView, check_report
 from verify.runner import Limits
 from verify.settings import Settings
 
@@ -125,12 +125,13 @@ def check(runner: Runner, paths: Sequence[Path], options: CheckOptions, *, setti
     skipped = [c.skipped for c in checked] if options.fail_fast else None
     slowest = slowest_accepted(checked, limits)
     for write_format, path in options.writes:
-        write_output(path, check_report(checked, write_format, isolation=named, skipped=skipped,
-                                        slowest=slowest) + "\n", f"{write_format} report")
+        write_output(path, check_report(checked, write_format, CheckView(isolation=named, skipped=skipped,
+                                                                          slowest=slowest)) + "\n",
+                     f"{write_format} report")
     if options.html is not None:
         from verify.commands.site import write_site
         write_site(options.html, checks, checked, capture, isolation=named)
-    report = check_report(checked, options.fmt, failures_only=options.failures_only, compact=options.compact,
-                          width=options.width, colour=options.colour, isolation=named, skipped=skipped,
-                          slowest=slowest)
+    view = CheckView(failures_only=options.failures_only, compact=options.compact, width=options.width,
+                     colour=options.colour, isolation=named, skipped=skipped, slowest=slowest)
+    report = check_report(checked, options.fmt, view)
     return report, 0 if checked and all(c.passed for c in checked) else 1

@@ -185,13 +185,11 @@ class CheckView:
 SKIPPED = "not run: --fail-fast stopped the entry at its first failing case"
 
 
-def check_report(checks: Sequence[CheckResult], fmt: str, *, failures_only: bool = False, compact: bool = False,
-                 width: int | None = None, colour: bool = False, isolation: str = "",
-                 skipped: Sequence[Sequence[str]] | None = None, slowest: SlowestCase | None = None) -> str:
-    """The report of ``checks`` in ``fmt``, a format of the registry (:mod:`verify.reports.formats`);
-    the options are :class:`CheckView`'s. JSON and JUnit ignore ``failures_only``, ``compact``,
-    ``colour`` and ``slowest``; without them every format is what it always was."""
-    return render(CHECK, fmt, checks, CheckView(failures_only, compact, width, colour, isolation, skipped, slowest))
+def check_report(checks: Sequence[CheckResult], fmt: str, view: CheckView | None = None) -> str:
+    """The report of ``checks`` in ``fmt``, a format of the registry (:mod:`verify.reports.formats`),
+    as ``view`` shows it (None: the default view). JSON and JUnit ignore its ``failures_only``,
+    ``compact``, ``colour`` and ``slowest``."""
+    return render(CHECK, fmt, checks, view if view is not None else CheckView())
 
 
 def json_report(checks: Sequence[CheckResult], view: CheckView) -> str:

@@ -12,7 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify.challenges.arrows import kernel
-from verify.challenges.arrows.generator import Generated, board_of_path, generate, generate_puzzle, random_path
+from verify.challenges.arrows.generator import (
+    Difficulty,
+    Generated,
+    board_of_path,
+    generate,
+    generate_puzzle,
+    random_path,
+)
 from verify.challenges.arrows.model import parse_text
 from verify.challenges.arrows.naive import naive_solutions
 from verify.challenges.arrows.solver import (
@@ -46,7 +53,7 @@ def test_every_puzzle_is_unique_and_solved_by_propagation_alone(rows, cols):
 @pytest.mark.parametrize("rows, cols, start_givens", [(4, 4, 0.0), (5, 5, 0.0), (3, 6, 0.0), (5, 5, 0.4), (6, 6, 0.3)])
 def test_no_given_can_be_taken_away_and_still_leave_propagation_enough(rows, cols, start_givens):
     for seed in range(4):
-        puzzle = generate(rows, cols, seed, start_givens=start_givens)
+        puzzle = generate(rows, cols, seed, difficulty=Difficulty(start_givens=start_givens))
         assert deduces(puzzle) and count_solutions(puzzle, 2) == 1
         size = puzzle.size
         for cell, number in enumerate(puzzle.numbers):
@@ -59,7 +66,7 @@ def test_no_given_can_be_taken_away_and_still_leave_propagation_enough(rows, col
 def test_uniqueness_agrees_with_the_naive_search():
     for seed in range(8):
         for hard in (False, True):
-            puzzle = generate(4, 4, seed, hard=hard)
+            puzzle = generate(4, 4, seed, difficulty=Difficulty(hard=hard))
             assert len(naive_solutions(puzzle, 2)) == 1
             assert naive_solutions(puzzle, 2) == solutions(puzzle, 2)
 
@@ -68,7 +75,7 @@ def test_hard_puzzles_have_no_more_givens_stay_unique_and_report_their_search():
     harder = 0
     for seed in range(6):
         easy = generate_puzzle(7, 7, seed)
-        hard = generate_puzzle(7, 7, seed, hard=True, max_nodes=30)
+        hard = generate_puzzle(7, 7, seed, difficulty=Difficulty(hard=True, max_nodes=30))
         assert hard.puzzle.givens <= easy.puzzle.givens
         assert hard.solution == easy.solution
         stats = SolveStats()
@@ -82,13 +89,14 @@ def test_hard_puzzles_have_no_more_givens_stay_unique_and_report_their_search():
 def test_generation_is_deterministic_for_its_arguments():
     assert generate_puzzle(6, seed=11) == generate_puzzle(6, seed=11)
     assert generate(6, seed=11) != generate(6, seed=12)
-    assert generate(5, seed=3, hard=True) == generate(5, seed=3, hard=True)
+    hard = Difficulty(hard=True)
+    assert generate(5, seed=3, difficulty=hard) == generate(5, seed=3, difficulty=hard)
     assert generate(4, 5, seed=2, notation="dutch").notation == "dutch"
     assert isinstance(generate_puzzle(3, 3), Generated)
 
 
 def test_the_fuzzers_arguments_still_work():
-    dense = generate(5, 6, seed=9, start_givens=0.5, minimize=False)
+    dense = generate(5, 6, seed=9, difficulty=Difficulty(start_givens=0.5, minimize=False))
     assert count_solutions(dense, 2) == 1
     assert dense.givens >= generate(5, 6, seed=9).givens
 
@@ -96,7 +104,7 @@ def test_the_fuzzers_arguments_still_work():
 @pytest.mark.parametrize("rows, cols, options", [(0, 3, {}), (1, 1, {}), (60, 60, {}), (3, 3, {"max_nodes": 0})])
 def test_impossible_requests_are_input_errors(rows, cols, options):
     with pytest.raises(InputError):
-        generate(rows, cols, **options)
+        generate(rows, cols, difficulty=Difficulty(**options))
 
 
 @settings(deadline=None, max_examples=80)
@@ -166,7 +174,7 @@ def test_the_command_reports_the_difficulty():
     puzzle = parse_text(plain.stdout)
     assert count_solutions(puzzle, 2) == 1 and puzzle == generate(6, seed=5)
     hard = runner.invoke(main, ["gen", "arrows", "--size", "6", "--seed", "5", "--hard", "--max-nodes", "25"])
-    assert hard.exit_code == 0 and parse_text(hard.stdout) == generate(6, seed=5, hard=True, max_nodes=25)
+    assert hard.exit_code == 0 and parse_text(hard.stdout) == generate(6, seed=5, difficulty=Difficulty(hard=True, max_nodes=25))
 
 
 # search figures of the reference solver (counting to 2) on the contest's cases, as the solver
@@ -209,8 +217,8 @@ def test_the_compiled_propagation_loads_where_there_is_a_compiler():
 def test_the_compiled_and_the_python_propagation_give_the_same_puzzles(rows, cols, seeds, hard):
     """Bitsets of one, two and three words; the search of ``hard``."""
     for seed in range(seeds):
-        compiled = generate_puzzle(rows, cols, seed, hard=hard, max_nodes=30)
-        python = generate_puzzle(rows, cols, seed, hard=hard, max_nodes=30, kernel=False)
+        compiled = generate_puzzle(rows, cols, seed, difficulty=Difficulty(hard=hard, max_nodes=30))
+        python = generate_puzzle(rows, cols, seed, difficulty=Difficulty(hard=hard, max_nodes=30), kernel=False)
         assert compiled == python, (rows, cols, seed)
 
 

@@ -21,7 +21,7 @@ import argparse
 import statistics
 import time
 
-from verify.challenges.arrows.generator import generate
+from verify.challenges.arrows.generator import Difficulty, generate
 from verify.challenges.arrows.naive import naive_solutions
 from verify.challenges.arrows.solver import SearchBudgetExceeded, SolveStats, solutions
 
@@ -94,7 +94,8 @@ def main() -> None:
     for size in args.sizes:
         bench_size(size, args.puzzles, args.naive_timeout)
     if args.big and args.big_puzzles:
-        bench_size(args.big, args.big_puzzles, 0, start_givens=0.5, minimize=bool(args.big_minimize))
+        bench_size(args.big, args.big_puzzles, 0, difficulty=Difficulty(start_givens=0.5,
+                                                                        minimize=bool(args.big_minimize)))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from verify.challenges.arrows.generator import DEFAULT_MAX_NODES, generate_puzzle
+from verify.challenges.arrows.generator import DEFAULT_MAX_NODES, Difficulty, generate_puzzle
 from verify.challenges.arrows.judge import ArrowsJudge
 from verify.challenges.arrows.model import MAX_PUZZLE_BYTES, NOTATIONS, Puzzle, parse_puzzle
 from verify.challenges.arrows.solver import SolveStats, solutions
@@ -100,7 +100,7 @@ def gen_command(size: int | None, rows: int | None, cols: int | None, seed: int,
     if max_nodes < 1:
         raise InputError("--max-nodes must be at least 1")
     started = time.perf_counter()
-    generated = generate_puzzle(rows, cols, seed, notation, max_nodes=max_nodes, hard=hard)
+    generated = generate_puzzle(rows, cols, seed, notation, difficulty=Difficulty(max_nodes=max_nodes, hard=hard))
     elapsed = time.perf_counter() - started
     click.echo(generated.puzzle.to_text(), nl=False)
     if solution:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from verify.challenges.arrows.generator import generate
+from verify.challenges.arrows.generator import Difficulty, generate
 from verify.challenges.arrows.model import Puzzle, parse_text
 from verify.challenges.arrows.solver import SearchBudgetExceeded, solutions
 from verify.challenges.contract import Fuzzer, TestCase
@@ -64,8 +64,8 @@ def random_input(rng: random.Random, budget: ArrowsBudget = ArrowsBudget()) -> P
     rows, cols = _shape(rng, budget.max_side)
     notation = rng.choice(("english", "dutch"))
     density = rng.choice((0.0, 0.0, 0.1, 0.3, 0.6))
-    return generate(rows, cols, seed=rng.randrange(1 << 30), notation=notation, start_givens=density,
-                    minimize=density == 0.0 or rng.random() < 0.3)
+    return generate(rows, cols, seed=rng.randrange(1 << 30), notation=notation,
+                    difficulty=Difficulty(start_givens=density, minimize=density == 0.0 or rng.random() < 0.3))
 
 
 def _unique(puzzle: Puzzle) -> bool:

@@ -116,23 +116,32 @@ class Generated:
     branches: int       # branching points of that search (0: propagation alone)
 
 
+@dataclass(frozen=True)
+class Difficulty:
+    """How many givens a generated puzzle keeps. ``start_givens`` (0..1) gives that share of
+    the cells from the start; ``minimize=False`` skips step 4 (more givens, quicker); ``hard``
+    removes givens further, keeping puzzles that need at most ``max_nodes`` search nodes (step 5)."""
+
+    start_givens: float = 0.0
+    minimize: bool = True
+    hard: bool = False
+    max_nodes: int = DEFAULT_MAX_NODES
+
+
 def generate(rows: int, cols: int | None = None, seed: int = 0, notation: str = "english",
-             max_nodes: int = DEFAULT_MAX_NODES, start_givens: float = 0.0,
-             minimize: bool = True, hard: bool = False, kernel: bool = True) -> Puzzle:
+             difficulty: Difficulty = Difficulty(), kernel: bool = True) -> Puzzle:
     """A puzzle with exactly one solution (deterministic for the arguments); see :func:`generate_puzzle`."""
-    return generate_puzzle(rows, cols, seed, notation, max_nodes, start_givens, minimize, hard, kernel).puzzle
+    return generate_puzzle(rows, cols, seed, notation, difficulty, kernel).puzzle
 
 
 def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation: str = "english",
-                    max_nodes: int = DEFAULT_MAX_NODES, start_givens: float = 0.0,
-                    minimize: bool = True, hard: bool = False, kernel: bool = True) -> Generated:
-    """A puzzle with exactly one solution (deterministic for the arguments), with its difficulty.
-
-    ``start_givens`` (0..1) gives that share of the cells from the start; ``minimize=False``
-    skips step 4 (more givens, quicker); ``hard`` removes givens further, keeping puzzles
-    that need at most ``max_nodes`` search nodes (step 5). ``kernel=False`` runs the
-    pure-Python propagation even where the compiled one loads: the same puzzle, more slowly.
+                    difficulty: Difficulty = Difficulty(), kernel: bool = True) -> Generated:
+    """A puzzle with exactly one solution (deterministic for the arguments), with its difficulty:
+    as many givens as ``difficulty`` says. ``kernel=False`` runs the pure-Python propagation
+    even where the compiled one loads: the same puzzle, more slowly.
     """
+    start_givens, minimize, hard, max_nodes = (difficulty.start_givens, difficulty.minimize, difficulty.hard,
+                                               difficulty.max_nodes)
     cols = rows if cols is None else cols
     if rows < 1 or cols < 1 or not 2 <= rows * cols <= MAX_GENERATION_CELLS:
         raise InputError(f"cannot generate a {rows}x{cols} board "

@@ -205,7 +205,7 @@ def test_accepted_turns_keep_the_invariants_and_conserve_water(desert, attempts)
         assert 0 <= game.carried <= 5
         assert all(0 <= units <= 9 for units in game.water)
         assert game.water[desert.start[0] * desert.width + desert.start[1]] == 0
-        assert initial + game.drawn == game.carried + game.water_on_tiles() + game.consumed
+        assert initial + game.drawn == game.carried + sum(game.water) + game.consumed
         assert game.consumed == game.turns
         if game.outcome is Outcome.DEAD:
             assert game.carried == 0 and game.position != desert.end

@@ -105,11 +105,6 @@ def refused_flags(language_key: str) -> list[FlagRule]:
     return [FlagRule(pattern, reason) for pattern, reason in _policy(language_key).deny]
 
 
-def bundles_letters(language_key: str) -> bool:
-    """Whether one-letter switches may be bundled in one word (-lan, -uB, -eu)."""
-    return _policy(language_key).style == "clusters"
-
-
 # --- the table -------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -257,11 +257,6 @@ def get_language(key: str) -> Language:
     return table[key]
 
 
-def language_for_extension(extension: str) -> Language | None:
-    extension = extension.lstrip(".").lower()
-    return next((lang for lang in languages().values() if extension in lang.extensions), None)
-
-
 _JAVA_PUBLIC_CLASS = re.compile(rb"public\s+(?:(?:final|abstract|strictfp)\s+)*class\s+([A-Za-z_$][\w$]*)")
 _JAVA_ANY_CLASS = re.compile(rb"\bclass\s+([A-Za-z_$][\w$]*)")
 

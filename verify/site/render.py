@@ -28,7 +28,6 @@ from verify.errors import InputError
 from verify.report_escape import visible
 
 STATIC_FILES = ("site.js", "site.css")
-MAX_PAGE_BYTES = 5 << 20
 
 
 class _Templates(jinja2.BaseLoader):

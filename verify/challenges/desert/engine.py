@@ -231,9 +231,6 @@ class Crossing:
         """Units on a square (0 for S, which is infinite, and for E)."""
         return self.water[row * self.map.width + col]
 
-    def water_on_tiles(self) -> int:
-        return sum(self.water)
-
     def char(self, row: int, col: int) -> str:
         """The square as the final map shows it: S, E, the units left, ``#`` for a visited dry tile, else ``.``."""
         desert = self.map

@@ -1,7 +1,7 @@
 """The batch grader: a program gets its input, its output streams into the contest's judge."""
 from __future__ import annotations
 
-from verify.challenges.contract import BatchTask, StreamJudge, TestCase
+from verify.challenges.contract import BatchTask, Options, Payload, StreamJudge, TestCase
 from verify.entries import Entry
 from verify.errors import JudgeFailure, VerifyError
 from verify.grading.concurrent import ConcurrentJudge
@@ -59,7 +59,7 @@ def grade_batch(runner: Runner, task: BatchTask, limits: Limits, entry: str = ""
                       cpu_time=result.cpu_time, isolation=result.isolation, stdout_bytes=result.stdout_bytes)
 
 
-def case_task(entry: Entry, case: TestCase) -> BatchTask | Verdict:
+def case_task(entry: Entry[Options, Payload], case: TestCase[Payload]) -> BatchTask | Verdict:
     """The run of a code-golf entry on one case: the case in the entry's own dialect, given on
     standard input or as arguments as the entry asks; or the verdict that stops it from running."""
     program = entry.program
@@ -84,7 +84,8 @@ def case_task(entry: Entry, case: TestCase) -> BatchTask | Verdict:
     return BatchTask(case.name, program, stdin, judge, args, strict_exit=False)
 
 
-def grade_case(runner: Runner, entry: Entry, case: TestCase, limits: Limits = Limits()) -> CaseResult:
+def grade_case(runner: Runner, entry: Entry[Options, Payload], case: TestCase[Payload],
+               limits: Limits = Limits()) -> CaseResult:
     """Run ``entry`` on ``case`` under ``limits`` and judge it."""
     task = case_task(entry, case)
     if isinstance(task, Verdict):

@@ -16,8 +16,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from verify.challenges.contract import BatchTask, Task, TestCase
+from verify.challenges.contract import BatchTask, Options, Payload, Task, TestCase
 from verify.entries import Entry
 from verify.errors import InputError, VerifyError
 from verify.grading.batch import case_task
@@ -41,9 +42,9 @@ class EntryCheck:
     """One entry's part of a check's plan: what it runs, or why it cannot run at all."""
 
     label: str
-    entry: Entry | None = None
+    entry: Entry[Any, Any] | None = None
     tasks: tuple[Job, ...] = ()
-    cases: tuple[TestCase, ...] = ()     # the cases its program runs on (code golf)
+    cases: tuple[TestCase[Any], ...] = ()     # the cases its program runs on (code golf)
     error: str | None = None             # broken entry.toml, no cases, ...
 
 
@@ -61,7 +62,7 @@ class CaseFileError(InputError):
     """A malformed test-case file: the command's input, not the entry's fault (exit 2)."""
 
 
-def default_testcases_root(entry: Entry, explicit: Path | None) -> Path | None:
+def default_testcases_root(entry: Entry[Any, Any], explicit: Path | None) -> Path | None:
     """--testcases DIR, else testcases/<challenge> in the current folder, else next to submissions/."""
     name = entry.challenge.name
     candidates = [explicit] if explicit else [
@@ -69,7 +70,7 @@ def default_testcases_root(entry: Entry, explicit: Path | None) -> Path | None:
     return next((c for c in candidates if c is not None and c.is_dir()), None)
 
 
-def cases_for(entry: Entry, testcases: Path | None) -> list[TestCase]:
+def cases_for(entry: Entry[Options, Payload], testcases: Path | None) -> list[TestCase[Payload]]:
     """The contest's cases (from ``testcases`` or its default folder) and those the entry brings."""
     root = default_testcases_root(entry, testcases)
     if testcases is not None and root is None:
@@ -81,14 +82,14 @@ def cases_for(entry: Entry, testcases: Path | None) -> list[TestCase]:
     return [*cases, *entry.challenge.entry_cases(entry.options, entry.folder)]
 
 
-def plan_tasks(entry: Entry, testcases: Path | None, patterns: Sequence[str],
-               generated_cases: Sequence[TestCase] = (),
-               generated_tasks: Sequence[Task] = ()) -> tuple[list[Job], list[TestCase]]:
+def plan_tasks(entry: Entry[Options, Payload], testcases: Path | None, patterns: Sequence[str],
+               generated_cases: Sequence[TestCase[Payload]] = (),
+               generated_tasks: Sequence[Task] = ()) -> tuple[list[Job], list[TestCase[Payload]]]:
     """What ``verify check`` runs for ``entry``: its program on each case (and on
     ``generated_cases``), or its contest's tasks (and ``generated_tasks``); with the cases
     they run on. ``patterns`` keep only the tasks they name; a VerifyError when none is left."""
     named: list[Job]
-    cases: list[TestCase] = []
+    cases: list[TestCase[Payload]] = []
     if entry.program is None:
         named = [*entry.challenge.entry_tasks(entry.options), *generated_tasks]
         if not named:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from verify.challenges.contract import BatchTask, TestCase
 from verify.entries import Entry
@@ -22,7 +23,7 @@ class CheckedEntry(CheckResult):
     skipped: list[str] = field(default_factory=list)
 
     @property
-    def entry(self) -> Entry | None:
+    def entry(self) -> Entry[Any, Any] | None:
         return self.planned.entry if self.planned is not None else None
 
     @property
@@ -30,7 +31,7 @@ class CheckedEntry(CheckResult):
         return self.planned.tasks if self.planned is not None else ()
 
     @property
-    def cases(self) -> tuple[TestCase, ...]:
+    def cases(self) -> tuple[TestCase[Any], ...]:
         return self.planned.cases if self.planned is not None else ()
 
 

@@ -12,7 +12,6 @@ digests of the folders it runs programs from: a worker that finds other files re
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,11 +32,6 @@ def default_log_dir(cache: Path, contest: str) -> Path:
     """Where a tournament writes its logs without --logs: a folder of its own in the cache (the
     settings'), ``<contest>-logs/<UTC time>``, never the current folder."""
     return cache / f"{contest}-logs" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
-
-
-def safe_name(name: str) -> str:
-    """A contestant's name as a part of a file name (names come from entry.toml: hostile)."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
 def load_contestants(contest: Contest[Options, Any], folders: Sequence[Path]) -> list[Contestant[Options]]:

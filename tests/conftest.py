@@ -86,7 +86,8 @@ def normal_user_script(script_text: str, prefix: str):
 # -- the attack count -----------------------------------------------------------------------
 # Each test of these modules is an attack a hostile entry, pull request, input or client
 # makes, in one mode (docs/security.md, "Attacks tried"): the run ends with how many were
-# tried and how many held (passed). A skipped one was not tried.
+# tried and how many held (passed); a strict xfail is tried and not held, where the docs say
+# it is not (a limit of a mode). A skipped one was not tried.
 ATTACK_MODULES = frozenset({
     "test_runner_hostile", "test_runner_sockets", "test_runner_seccomp", "test_runner_ending",
     "test_runner_judge_failures", "test_nothing_survives", "test_forkserver_channels",
@@ -94,14 +95,19 @@ ATTACK_MODULES = frozenset({
     "test_trust_ci", "test_trust_cluster", "test_trust_digests", "test_trust_faults", "test_attacks_host",
 })
 CONFORMANCE_ATTACKS = ("test_the_one_verdict_and_no_survivor", "test_the_same_as_a_normal_user")
-_attacks = {"tried": 0, "held": 0}
+_attacks = {"tried": 0, "held": 0, "documented": 0}
 
 
 def pytest_runtest_logreport(report):
     path, _, test = report.nodeid.partition("::")
     module = path.rsplit("/", 1)[-1].removesuffix(".py")
     attack = module in ATTACK_MODULES or (module == "test_conformance" and test.startswith(CONFORMANCE_ATTACKS))
-    if not attack or report.skipped:
+    if not attack:
+        return
+    if report.skipped:
+        if report.when == "call" and hasattr(report, "wasxfail"):     # tried, and not held, as documented
+            _attacks["tried"] += 1
+            _attacks["documented"] += 1
         return
     if report.when == "call" or (report.when == "setup" and report.failed):
         _attacks["tried"] += 1
@@ -110,4 +116,5 @@ def pytest_runtest_logreport(report):
 
 def pytest_terminal_summary(terminalreporter):
     if _attacks["tried"]:
-        terminalreporter.write_line(f"attacks tried: {_attacks['tried']}, held: {_attacks['held']}")
+        documented = f", not held as documented (strict xfail): {_attacks['documented']}" if _attacks["documented"] else ""
+        terminalreporter.write_line(f"attacks tried: {_attacks['tried']}, held: {_attacks['held']}{documented}")

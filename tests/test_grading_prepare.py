@@ -210,12 +210,17 @@ def test_a_maze_match_on_a_local_runner_prepares_its_solver_once(tmp_path, local
                              "is_intact": 1}
 
 
+def c_program(tmp_path, name: str, text: str) -> tuple[Path, Program]:
+    """A C program of its own entry folder under ``tmp_path``: its source, and the program."""
+    source = tmp_path / "entry" / name
+    source.parent.mkdir()
+    source.write_text(text)
+    return source, Program("c", source)
+
+
 def test_a_checks_jobs_build_and_check_the_artefact_once_and_see_a_changed_source(tmp_path, local, monkeypatch):
     counted = Counted(monkeypatch, tmp_path / "cache")
-    source = tmp_path / "entry" / "say.c"
-    source.parent.mkdir()
-    source.write_text(PRINTS % "one")
-    program = Program("c", source)
+    source, program = c_program(tmp_path, "say.c", PRINTS % "one")
     assert build_failure(local, program) is None
     for _ in range(3):                      # the case jobs: plain data, each naming its program again
         assert grade_batch(local, BatchTask("case", program, b"", judged(b"one\n")), LIMITS).verdict.accepted
@@ -227,10 +232,7 @@ def test_a_checks_jobs_build_and_check_the_artefact_once_and_see_a_changed_sourc
 
 def test_a_program_that_does_not_build_is_compiled_once_per_runner(tmp_path, local, monkeypatch):
     counted = Counted(monkeypatch, tmp_path / "cache")
-    source = tmp_path / "entry" / "bad.c"
-    source.parent.mkdir()
-    source.write_text("int main(void) { return nope; }\n")
-    program = Program("c", source)
+    source, program = c_program(tmp_path, "bad.c", "int main(void) { return nope; }\n")
     failure = build_failure(local, program)
     assert failure is not None and failure.status is Status.COMPILE_ERROR
     again = grade_batch(local, BatchTask("case", program, b"", judged(b"")), LIMITS).verdict
@@ -240,10 +242,7 @@ def test_a_program_that_does_not_build_is_compiled_once_per_runner(tmp_path, loc
 
 def test_an_artefact_removed_from_the_cache_is_built_again(tmp_path, local, monkeypatch):
     counted = Counted(monkeypatch, tmp_path / "cache")
-    source = tmp_path / "entry" / "say.c"
-    source.parent.mkdir()
-    source.write_text(PRINTS % "here")
-    program = Program("c", source)
+    source, program = c_program(tmp_path, "say.c", PRINTS % "here")
     first = local.prepare(program)
     assert first.build is not None
     shutil.rmtree(first.build)              # (`verify cache` between two jobs of a long-lived worker)

@@ -62,7 +62,7 @@ def assert_good_and_bad(result: subprocess.CompletedProcess[str]) -> None:
 def assert_ranked(result: subprocess.CompletedProcess[str]) -> None:
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert report["challenge"] == "echo"
+    assert report["contest"] == "echo"
     assert [(s["rank"], s["entry"], s["bytes"], s["score"]) for s in report["standings"]] == [
         (1, "echo/cat-python", 38, 38), (2, "echo/short-read", 40, 40), (None, "echo/wrong", 15, 15)]
     assert report["standings"][2]["why_not"].startswith("lines: wrong: output ends at byte 4")
@@ -85,7 +85,7 @@ def site(tmp_path_factory) -> Path:
     """The fixture installed with ``pip install --target`` (once for the module): a folder for PYTHONPATH."""
     target = install_contest(FIXTURE, tmp_path_factory.mktemp("installed"))
     [dist_info] = target.glob("verify_echo_contest-*.dist-info")
-    assert "echo = verify_echo:CHALLENGE" in (dist_info / "entry_points.txt").read_text()
+    assert "echo = verify_echo:CONTEST" in (dist_info / "entry_points.txt").read_text()
     return target
 
 
@@ -117,7 +117,7 @@ def test_an_installed_contest_adds_its_own_command(site, tmp_path):
 
 def test_without_the_package_the_contest_is_unknown(tmp_path):
     result = verify("rank", "echo", cache=tmp_path)
-    one_line_error(result, "unknown challenge 'echo'")
+    one_line_error(result, "unknown contest 'echo'")
 
 
 # -- from a folder: --contest-path and $VERIFY_CONTEST_PATH ----------------------------------------
@@ -225,12 +225,12 @@ class Lookalike:                  # has the attributes, is no verify Contest
     scoring = "bytes"
 
 
-CHALLENGE = Lookalike()
+CONTEST = Lookalike()
 '''
 
 
 BROKEN = {"lookalike": LOOKALIKE, "raising": 'raise RuntimeError("the rules are not ready")\n',
-          "nothing": '"""No CHALLENGE here."""\n'}
+          "nothing": '"""No CONTEST here."""\n'}
 
 
 def broken_contest(root: Path, name: str) -> Path:
@@ -245,8 +245,8 @@ def broken_contest(root: Path, name: str) -> Path:
 
 
 @pytest.mark.parametrize(("name", "expected"), [
-    ("lookalike", "does not provide a verify Contest (its CHALLENGE)"),
-    ("nothing", "does not provide a verify Contest (its CHALLENGE)"),
+    ("lookalike", "does not provide a verify Contest (its CONTEST)"),
+    ("nothing", "does not provide a verify Contest (its CONTEST)"),
     ("raising", "failed to load: RuntimeError: the rules are not ready"),
     ("twin", "two contests are called 'echo'"),
 ])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -285,3 +286,34 @@ def test_check_of_an_entry_whose_contest_does_not_load_is_exit_2(tmp_path, kind)
         (path / "echo").mkdir(parents=True)
         (path / "echo" / "__init__.py").write_text('raise RuntimeError("the rules are not ready")\n')
     one_line_error(verify("--contest-path", str(path), "check", ENTRIES[0], cache=tmp_path))
+
+
+# -- the other names: CHALLENGE, the group verify.challenges, `challenge =` ----------------------
+
+def first_names(package: Path) -> None:
+    """Make the echo package expose its contest as ``CHALLENGE`` (the name the registry reads too)."""
+    init = package / "__init__.py"
+    init.write_text(re.sub(r"\bCONTEST\b", "CHALLENGE", init.read_text()))
+
+
+def test_a_folder_contest_exposing_challenge_checks_entries_saying_challenge(contests, tmp_path):
+    first_names(contests / "echo")
+    assert "CONTEST" not in (contests / "echo" / "__init__.py").read_text()
+    assert all((FIXTURE / entry / "entry.toml").read_text().count('challenge = "echo"') == 1 for entry in ENTRIES)
+    assert_good_and_bad(verify("--contest-path", str(contests), "check", *ENTRIES, "--format", "json",
+                               cache=tmp_path))
+
+
+def test_an_installed_contest_in_the_group_verify_challenges_is_found(tmp_path):
+    project = tmp_path / "echo-contest"
+    shutil.copytree(FIXTURE, project, ignore=UNTRACKED)
+    first_names(project / "verify_echo")
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('[project.entry-points."verify.contests"]\necho = "verify_echo:CONTEST"',
+                                                       '[project.entry-points."verify.challenges"]\necho = "verify_echo:CHALLENGE"'))
+    site = install_contest(project, tmp_path / "installed")
+    [dist_info] = site.glob("verify_echo_contest-*.dist-info")
+    assert "[verify.challenges]\necho = verify_echo:CHALLENGE" in (dist_info / "entry_points.txt").read_text()
+    result = verify("rank", "echo", "--submissions", "submissions", "--testcases", "testcases/echo",
+                    "--format", "json", cache=tmp_path, pythonpath=(site,), cwd=project)
+    assert_ranked(result)

@@ -74,6 +74,22 @@ def test_each_mistake_names_its_field(tmp_path, toml, expected):
     assert error_of(entry_with(tmp_path, toml)).startswith(expected)
 
 
+@pytest.mark.parametrize("keys", ['challenge = "echo"\n', 'contest = "echo"\nchallenge = "echo"\n'])
+def test_the_key_challenge_names_the_contest_too(tmp_path, keys):
+    entry = load_entry(entry_with(tmp_path, keys + 'language = "python"\nsource = "cat.py"\n'))
+    assert (entry.contest.name, entry.label) == ("echo", "echo/mine")
+
+
+@pytest.mark.parametrize("toml, expected", [
+    ('contest = "echo"\nchallenge = "desert"\n', "echo/mine: contest and challenge name different contests"),
+    ('contest = "echo"\nchallenge = 3\n', "echo/mine: contest and challenge name different contests"),
+    ('challenge = "chess"\n', "echo/mine: challenge: unknown contest 'chess'"),
+    ('challenge = 3\n', "echo/mine: challenge: expected a string, not an integer"),
+])
+def test_a_mistake_in_the_key_challenge_names_it(tmp_path, toml, expected):
+    assert error_of(entry_with(tmp_path, toml + 'language = "python"\nsource = "cat.py"\n')).startswith(expected)
+
+
 def test_missing_folder_and_missing_toml(tmp_path):
     assert error_of(tmp_path / "echo" / "ghost") == "echo/ghost: no such entry folder"
     (tmp_path / "echo" / "empty").mkdir(parents=True)

@@ -33,7 +33,7 @@ ENTRY_FILE = "entry.toml"
 SOURCES = "sources"          # the compile cache's folder of sources alone (one folder per source)
 RUN_FOLDER = "run"           # in one: the folder a run sees, holding the source only
 INPUT_MODES = ("stdin", "args")
-CONTEST_KEYS = ("contest", "challenge")   # the field naming an entry's contest, and the older key it may use
+CONTEST_KEYS = ("contest", "challenge")   # the field naming an entry's contest, and its other name
 _FIELDS: dict[str, type] = {
     "name": str, "contest": str, "language": str, "source": str, "flags": list,
     "input": str, "author": str, "description": str,
@@ -131,8 +131,8 @@ def load_entry(path: Path | str) -> Entry[Any, Any]:
 
 
 def _contest_name(label: str, data: dict[str, Any]) -> str:
-    """The entry's contest field, a contest verify knows. ``contest`` names it; ``challenge``, the
-    key entries were written with first, is read too (both given: they must agree)."""
+    """The entry's contest field, a contest verify knows. ``contest`` names it; ``challenge`` is another
+    name for the key (the bundled entries use it; both given: they must agree)."""
     given = [key for key in CONTEST_KEYS if key in data]
     if not given:
         raise EntryError(label, "contest", f"missing (one of: {', '.join(contests.names())})")

@@ -2,12 +2,12 @@
 
 - built in: each subpackage of this package exposes ``CONTEST``;
 - installed: a package declares ``<name> = "package.module:CONTEST"`` in the
-  entry-point group ``verify.contests`` (``verify.challenges``, the group's first name, is
-  read too);
+  entry-point group ``verify.contests`` (the group ``verify.challenges`` is read
+  too);
 - a folder: ``--contest-path DIR`` or ``$VERIFY_CONTEST_PATH`` (folders separated
   by ``:``; the command line adds them, :func:`add_contest_path`), where DIR is a contest
-  package (``__init__.py`` exposing ``CONTEST``, or ``CHALLENGE``, the attribute's first
-  name) or a folder of such packages; it is named by its contest's ``name``.
+  package (``__init__.py`` exposing ``CONTEST``, or ``CHALLENGE``, another name for
+  it) or a folder of such packages; it is named by its contest's ``name``.
 
 Built-in and installed contests are imported only when asked for. A name must be
 unique: two contests of one name are an error naming both.
@@ -30,8 +30,8 @@ from verify.errors import VerifyError
 __all__ = ["Contest", "add", "add_contest_path", "get", "names", "reset"]
 
 ENTRY_POINT_GROUP = "verify.contests"
-# what contests written against verify's first names declare and expose: still read
-OLD_ENTRY_POINT_GROUP = "verify.challenges"
+# the other names a contest may be declared and exposed under: read too
+OTHER_ENTRY_POINT_GROUP = "verify.challenges"
 FOLDER_ATTRIBUTES = ("CONTEST", "CHALLENGE")
 _NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
@@ -104,7 +104,7 @@ def _discover() -> dict[str, Callable[[], Contest[Any, Any]]]:
             add_loader(module.name, "the built-in one", _builtin_loader(module.name))
     from importlib.metadata import entry_points  # (email, csv, zipfile...) only when contests are listed
     declared = set()
-    for group in (ENTRY_POINT_GROUP, OLD_ENTRY_POINT_GROUP):
+    for group in (ENTRY_POINT_GROUP, OTHER_ENTRY_POINT_GROUP):
         for point in entry_points(group=group):
             if (point.name, point.value) not in declared:   # a package may declare it in both groups
                 declared.add((point.name, point.value))

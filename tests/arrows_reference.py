@@ -1,5 +1,5 @@
 """The spec's reference boards (shared/spec/arrows.md), as the tests use them."""
-from verify.challenges.arrows.model import parse_lists
+from verify.contests.arrows.model import parse_lists
 
 PUZZLE_1_TEXT = '''
     [[1, "ZO"], [0, "ZW"], [0, "Z"]],

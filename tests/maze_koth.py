@@ -4,11 +4,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from verify.challenges import get
-from verify.challenges.contract import Contestant, Grader
-from verify.challenges.maze.match import DEFAULT_PATIENCE
-from verify.challenges.maze.play import MazeLimits
-from verify.challenges.maze.tournament import MazeOptions, TournamentResult
+from verify.contests import get
+from verify.contests.contract import Contestant, Grader
+from verify.contests.maze.match import DEFAULT_PATIENCE
+from verify.contests.maze.play import MazeLimits
+from verify.contests.maze.tournament import MazeOptions, TournamentResult
 from verify.pipeline.tournament import play_tournament
 
 

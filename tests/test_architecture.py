@@ -1,6 +1,6 @@
 """One folder per contest, and a core that names none.
 
-Every file of ``verify/`` outside a contest's folder (``verify/challenges/<contest>/``) is the
+Every file of ``verify/`` outside a contest's folder (``verify/contests/<contest>/``) is the
 core. It is searched for the name of each built-in contest, in any case and inside longer
 words (``MAZE_LOGS``, ``desert_kernel``), in code, strings, comments and docstrings alike, and
 holds none. No exception is made for docstring examples: an example in the core uses a contest
@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from verify import challenges
+from verify import contests
 
-PACKAGE = Path(challenges.__file__).resolve().parent.parent      # verify/
-CONTESTS_FOLDER = PACKAGE / "challenges"
+PACKAGE = Path(contests.__file__).resolve().parent.parent      # verify/
+CONTESTS_FOLDER = PACKAGE / "contests"
 PYPROJECT = PACKAGE.parent / "pyproject.toml"
 CONTESTS = sorted(folder.name for folder in CONTESTS_FOLDER.iterdir() if (folder / "__init__.py").is_file())
 
@@ -68,28 +68,28 @@ def _contracts(kind: str) -> list[dict]:
 
 @pytest.mark.skipif(not PYPROJECT.is_file(), reason="no pyproject.toml beside the package (an installed verify)")
 def test_the_contests_are_independent_of_each_other_for_import_linter():
-    packages = {f"verify.challenges.{name}" for name in CONTESTS}
+    packages = {f"verify.contests.{name}" for name in CONTESTS}
     assert any(set(contract["modules"]) == packages for contract in _contracts("independence"))
 
 
 @pytest.mark.skipif(not PYPROJECT.is_file(), reason="no pyproject.toml beside the package (an installed verify)")
 def test_no_part_of_the_core_may_import_a_contest_for_import_linter():
     forbidden = _contracts("forbidden")
-    packages = {f"verify.challenges.{name}" for name in CONTESTS}
+    packages = {f"verify.contests.{name}" for name in CONTESTS}
     everything = [c for c in forbidden if "verify.*" in c["source_modules"]]
     assert everything and packages <= set(everything[0]["forbidden_modules"])
-    own = [c for c in forbidden if {"verify.challenges", "verify.challenges.contract"} <= set(c["source_modules"])]
+    own = [c for c in forbidden if {"verify.contests", "verify.contests.contract"} <= set(c["source_modules"])]
     assert own and own[0].get("as_packages") is False
     assert {module for name in packages for module in (name, f"{name}.**")} <= set(own[0]["forbidden_modules"])
 
 
 @pytest.mark.parametrize("name", CONTESTS)
 def test_what_a_contest_names_for_the_core_lies_in_its_folder(name):
-    contest = challenges.get(name)
+    contest = contests.get(name)
     paths = [*contest.commands.values(), contest.presenter, contest.tournament]
     for path in filter(None, paths):
         module = path.partition(":")[0]
-        assert module.startswith(f"verify.challenges.{name}."), path
+        assert module.startswith(f"verify.contests.{name}."), path
         spec = importlib.util.find_spec(module)
         assert spec is not None and spec.origin is not None, path
         assert CONTESTS_FOLDER / name in Path(spec.origin).resolve().parents, path

@@ -2,9 +2,9 @@
 import pytest
 from arrows_reference import PUZZLE_1, PUZZLE_2, SOLUTION_1, SOLUTION_2
 
-from verify.challenges.arrows.checker import check_solution, first_error
-from verify.challenges.arrows.judge import ArrowsJudge
-from verify.challenges.arrows.model import parse_text
+from verify.contests.arrows.checker import check_solution, first_error
+from verify.contests.arrows.judge import ArrowsJudge
+from verify.contests.arrows.model import parse_text
 from verify.verdict import Status
 
 P1 = PUZZLE_1.in_notation("english")

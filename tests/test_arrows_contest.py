@@ -5,24 +5,24 @@ import pytest
 from arrows_reference import PUZZLE_1, PUZZLE_1_CONTEST_TEXT, PUZZLE_2
 from click.testing import CliRunner
 
-from verify import challenges
-from verify.challenges.arrows.model import parse_text
-from verify.challenges.arrows.solver import count_solutions
-from verify.challenges.contract import Scoring, TestCase
+from verify import contests
 from verify.cli import main
+from verify.contests.arrows.model import parse_text
+from verify.contests.arrows.solver import count_solutions
+from verify.contests.contract import Scoring, TestCase
 from verify.errors import EntryError
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "testcases" / "arrows"
-CHALLENGE = challenges.get("arrows")
+CONTEST = contests.get("arrows")
 
 
 def test_registered_as_a_code_golf_contest():
-    assert CHALLENGE.name == "arrows" and CHALLENGE.scoring is Scoring.BYTES
+    assert CONTEST.name == "arrows" and CONTEST.scoring is Scoring.BYTES
 
 
 def test_the_test_cases():
-    cases = CHALLENGE.testcases(CASES)
+    cases = CONTEST.testcases(CASES)
     assert len(cases) >= 20
     names = [c.name for c in cases]
     assert "spec-puzzle-1" in names and "spec-puzzle-2" in names
@@ -34,7 +34,7 @@ def test_the_test_cases():
 
 
 def test_the_spec_puzzles_are_among_the_cases():
-    cases = {c.name: c.payload for c in CHALLENGE.testcases(CASES)}
+    cases = {c.name: c.payload for c in CONTEST.testcases(CASES)}
     assert cases["spec-puzzle-1"] == PUZZLE_1.in_notation("english")
     assert cases["spec-puzzle-2"] == PUZZLE_2.in_notation("english")
     assert (CASES / "spec-puzzle-1.txt").read_text() == PUZZLE_1_CONTEST_TEXT
@@ -42,26 +42,26 @@ def test_the_spec_puzzles_are_among_the_cases():
 
 @pytest.mark.slow
 def test_every_case_is_unique():
-    for case in CHALLENGE.testcases(CASES):
+    for case in CONTEST.testcases(CASES):
         assert count_solutions(case.payload, 2) == 1, case.name
 
 
 def test_options():
-    assert CHALLENGE.parse_options("e", {}, ROOT).arrows == "english"
-    assert CHALLENGE.parse_options("e", {"arrows": "dutch"}, ROOT).arrows == "dutch"
+    assert CONTEST.parse_options("e", {}, ROOT).arrows == "english"
+    assert CONTEST.parse_options("e", {"arrows": "dutch"}, ROOT).arrows == "dutch"
     with pytest.raises(EntryError, match="arrows.arrows: 'french' is not a set of arrow names"):
-        CHALLENGE.parse_options("e", {"arrows": "french"}, ROOT)
+        CONTEST.parse_options("e", {"arrows": "french"}, ROOT)
     with pytest.raises(EntryError, match="arrows.notation: unknown field"):
-        CHALLENGE.parse_options("e", {"notation": "dutch"}, ROOT)
+        CONTEST.parse_options("e", {"notation": "dutch"}, ROOT)
 
 
 def test_dutch_entries_read_dutch():
     case = TestCase("p1", PUZZLE_1_CONTEST_TEXT.encode())
-    dutch = CHALLENGE.input_for(CHALLENGE.parse_options("e", {"arrows": "dutch"}, ROOT), case)
+    dutch = CONTEST.input_for(CONTEST.parse_options("e", {"arrows": "dutch"}, ROOT), case)
     assert dutch.input == b"3\n1ZO 0ZW 0Z\n0Z 0N 0N\n0O 0NO 9\n"
-    english = CHALLENGE.input_for(CHALLENGE.parse_options("e", {}, ROOT), case)
+    english = CONTEST.input_for(CONTEST.parse_options("e", {}, ROOT), case)
     assert english.input == case.input
-    judge = CHALLENGE.judge(CHALLENGE.parse_options("e", {"arrows": "dutch"}, ROOT), case)
+    judge = CONTEST.judge(CONTEST.parse_options("e", {"arrows": "dutch"}, ROOT), case)
     assert judge.feed(b"1ZO 3ZW 8Z\n4Z 2N 7N\n5O 6NO 9\n") is None
     assert judge.finish().accepted
 
@@ -153,7 +153,7 @@ def _entry(root, name, arrows, program):
     folder.mkdir(parents=True)
     (folder / "solve.py").write_text(program)
     (folder / "entry.toml").write_text(
-        f'challenge = "arrows"\nlanguage = "python"\nsource = "solve.py"\n\n[arrows]\narrows = "{arrows}"\n')
+        f'contest = "arrows"\nlanguage = "python"\nsource = "solve.py"\n\n[arrows]\narrows = "{arrows}"\n')
     return folder
 
 

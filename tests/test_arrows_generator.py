@@ -11,8 +11,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.challenges.arrows import kernel
-from verify.challenges.arrows.generator import (
+from verify.cli import main
+from verify.contests.arrows import kernel
+from verify.contests.arrows.generator import (
     Difficulty,
     Generated,
     board_of_path,
@@ -20,9 +21,9 @@ from verify.challenges.arrows.generator import (
     generate_puzzle,
     random_path,
 )
-from verify.challenges.arrows.model import parse_text
-from verify.challenges.arrows.naive import naive_solutions
-from verify.challenges.arrows.solver import (
+from verify.contests.arrows.model import parse_text
+from verify.contests.arrows.naive import naive_solutions
+from verify.contests.arrows.solver import (
     Deduction,
     SearchBudgetExceeded,
     SolveStats,
@@ -32,7 +33,6 @@ from verify.challenges.arrows.solver import (
     geometry,
     solutions,
 )
-from verify.cli import main
 from verify.errors import InputError
 
 SHAPES = [(1, 2), (2, 1), (3, 3), (4, 4), (2, 7), (5, 5), (6, 4), (7, 7)]

@@ -4,9 +4,9 @@ from arrows_reference import PUZZLE_1, PUZZLE_1_CONTEST_TEXT, PUZZLE_2, SOLUTION
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.challenges.arrows.checker import path_of
-from verify.challenges.arrows.generator import board_of_path, random_path
-from verify.challenges.arrows.model import NO_ARROW, NOTATIONS, STEPS, Puzzle, parse_lists, parse_puzzle, parse_text
+from verify.contests.arrows.checker import path_of
+from verify.contests.arrows.generator import board_of_path, random_path
+from verify.contests.arrows.model import NO_ARROW, NOTATIONS, STEPS, Puzzle, parse_lists, parse_puzzle, parse_text
 from verify.errors import InputError
 
 

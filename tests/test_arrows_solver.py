@@ -6,11 +6,11 @@ from arrows_reference import PUZZLE_1, PUZZLE_2, SOLUTION_1, SOLUTION_2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.challenges.arrows.checker import check_solution
-from verify.challenges.arrows.generator import board_of_path, generate, random_path
-from verify.challenges.arrows.model import parse_text
-from verify.challenges.arrows.naive import naive_solutions
-from verify.challenges.arrows.solver import SearchBudgetExceeded, SolveStats, count_solutions, solutions, solve
+from verify.contests.arrows.checker import check_solution
+from verify.contests.arrows.generator import board_of_path, generate, random_path
+from verify.contests.arrows.model import parse_text
+from verify.contests.arrows.naive import naive_solutions
+from verify.contests.arrows.solver import SearchBudgetExceeded, SolveStats, count_solutions, solutions, solve
 
 
 def test_solver_returns_solution_1():

@@ -540,7 +540,7 @@ def hostile_printers(tmp_path) -> Path:
     shutil.copytree(ROOT / "submissions" / "desert" / "python-golf", folder / "python-golf")
     for name, (toml, source) in HOSTILE_FOLDERS.items():
         (folder / name).mkdir()
-        (folder / name / "entry.toml").write_text(toml + 'challenge = "desert"\nlanguage = "python"\nsource = "p.py"\n')
+        (folder / name / "entry.toml").write_text(toml + 'contest = "desert"\nlanguage = "python"\nsource = "p.py"\n')
         (folder / name / "p.py").write_text(source)
     cases = tmp_path / "cases"
     cases.mkdir()
@@ -606,7 +606,7 @@ def test_hostile_names_stdout_and_stderr_are_escaped_in_the_site(hostile_printer
 def bare_entry(root: Path, name: str, source: str) -> Path:
     folder = root / "desert" / name
     folder.mkdir(parents=True)
-    (folder / "entry.toml").write_text('challenge = "desert"\nlanguage = "python"\nsource = "p.py"\n')
+    (folder / "entry.toml").write_text('contest = "desert"\nlanguage = "python"\nsource = "p.py"\n')
     (folder / "p.py").write_text(source)
     return folder
 

@@ -9,15 +9,15 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from verify import challenges
-from verify.challenges.arrows import CHALLENGE as ARROWS
-from verify.challenges.arrows import kernel_build as arrows_kernel
-from verify.challenges.contract import Contest, Scoring
-from verify.challenges.desert import CHALLENGE as DESERT
-from verify.challenges.desert import kernel_build as desert_kernel
+from verify import contests
 from verify.cli import main
 from verify.commands.cache import ResultCache
 from verify.commands.cache_admin import MIB, OTHER_PART, cache_parts, max_bytes, prune, prune_cache
+from verify.contests.arrows import CONTEST as ARROWS
+from verify.contests.arrows import kernel_build as arrows_kernel
+from verify.contests.contract import Contest, Scoring
+from verify.contests.desert import CONTEST as DESERT
+from verify.contests.desert import kernel_build as desert_kernel
 from verify.errors import VerifyError
 from verify.results import CheckResult
 from verify.settings import Settings
@@ -154,9 +154,9 @@ class _Keeper(Contest):
 
 @pytest.fixture
 def keeper():
-    challenges.add(_Keeper())
+    contests.add(_Keeper())
     yield
-    challenges.reset(keep_paths=True)
+    contests.reset(keep_paths=True)
 
 
 def test_a_contest_s_folders_are_listed_pruned_and_cleared_by_asking_it(cache, keeper):
@@ -182,11 +182,11 @@ def test_a_folder_no_contest_declares_is_not_verifys(cache):
 
 
 def test_a_broken_contest_path_leaves_the_contests_folders_alone(cache, tmp_path):
-    challenges.add_contest_path(tmp_path / "no-such-folder")
+    contests.add_contest_path(tmp_path / "no-such-folder")
     try:
         names = {part.name for part in cache_parts()}
         assert "desert kernel builds" not in names and "results" in names
         prune(0)
         assert (cache / "desert-kernel" / "0123456789abcdef").exists()
     finally:
-        challenges.reset()
+        contests.reset()

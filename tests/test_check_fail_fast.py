@@ -9,13 +9,13 @@ import pytest
 from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
-import echo_challenge  # noqa: E402
-from echo_challenge import write_cases, write_entry  # noqa: E402
+import echo_contest  # noqa: E402
+from echo_contest import write_cases, write_entry  # noqa: E402
 
-from verify.challenges.contract import BatchTask  # noqa: E402
 from verify.cli import main  # noqa: E402
 from verify.commands.check import CheckOptions, check  # noqa: E402
 from verify.commands.jobs import load_checks, run_checks  # noqa: E402
+from verify.contests.contract import BatchTask  # noqa: E402
 from verify.errors import VerifyError  # noqa: E402
 from verify.grading import FakeRun, FakeRunner  # noqa: E402
 from verify.grading.executor import LocalExecutor  # noqa: E402
@@ -37,7 +37,7 @@ LIMITS = Limits(wall_time=5, cpu_time=5)
 
 @pytest.fixture
 def contest(tmp_path, monkeypatch):
-    echo_challenge.install(monkeypatch)
+    echo_contest.install(monkeypatch)
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
     cases = write_cases(tmp_path / "testcases" / "echo",
                         {"a": (b"1\n", b"1\n"), "b": (b"2\n", b"2\n"), "c": (b"3\n", b"3\n"), "d": (b"4\n", b"4\n")})

@@ -8,11 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
-import echo_challenge  # noqa: E402
-from echo_challenge import write_cases, write_entry  # noqa: E402
+import echo_contest  # noqa: E402
+from echo_contest import write_cases, write_entry  # noqa: E402
 
-from verify.challenges.contract import TestCase  # noqa: E402
 from verify.cli import main  # noqa: E402
+from verify.contests.contract import TestCase  # noqa: E402
 from verify.entries import load_entry  # noqa: E402
 from verify.grading import LocalRunner, grade_case  # noqa: E402
 from verify.runner import Limits  # noqa: E402
@@ -24,7 +24,7 @@ LIMITS = Limits(wall_time=5, cpu_time=5, memory=256 << 20, output=1 << 20)
 
 @pytest.fixture
 def contest(tmp_path, monkeypatch):
-    echo_challenge.install(monkeypatch)
+    echo_contest.install(monkeypatch)
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
     cases = write_cases(tmp_path / "testcases" / "echo", {"one": (b"1\n", b"1\n"), "two": (b"2 2\n", b"2 2\n")})
     return tmp_path, cases
@@ -81,7 +81,7 @@ def test_input_as_an_argument(contest):
 def test_a_judge_that_crashes_is_a_judge_error_not_the_entrys_fault(contest, monkeypatch):
     root, _ = contest
     entry = load_entry(write_entry(root / "s" / "echo" / "cat", "cat.py", CAT))
-    monkeypatch.setattr(echo_challenge.EchoJudge, "feed", lambda self, chunk: 1 / 0)
+    monkeypatch.setattr(echo_contest.EchoJudge, "feed", lambda self, chunk: 1 / 0)
     verdict = grade_case(LocalRunner(), entry, case("x", b"abc"), LIMITS).verdict
     assert verdict.status is Status.JUDGE_ERROR and "ZeroDivisionError" in verdict.message
 
@@ -217,7 +217,7 @@ def test_rank_of_a_contest_without_entries(contest):
 def test_a_judge_that_cannot_even_start_is_a_judge_error(contest, monkeypatch):
     root, _ = contest
     entry = load_entry(write_entry(root / "s" / "echo" / "cat", "cat.py", CAT))
-    monkeypatch.setattr(echo_challenge.EchoChallenge, "judge", lambda self, options, case: {}["missing"])
+    monkeypatch.setattr(echo_contest.EchoContest, "judge", lambda self, options, case: {}["missing"])
     verdict = grade_case(LocalRunner(), entry, case("x", b"abc"), LIMITS).verdict
     assert verdict.status is Status.JUDGE_ERROR and "KeyError" in verdict.message
 

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
-import echo_challenge  # noqa: E402
-from echo_challenge import write_cases, write_entry  # noqa: E402
+import echo_contest  # noqa: E402
+from echo_contest import write_cases, write_entry  # noqa: E402
 
 from verify.cli import main  # noqa: E402
 from verify.report_escape import markdown as escaped_markdown  # noqa: E402
@@ -33,7 +33,7 @@ def git(repo: Path, *args: str) -> str:
 @pytest.fixture
 def repo(tmp_path, monkeypatch):
     """A submissions repository: two echo entries and their cases, committed on main."""
-    echo_challenge.install(monkeypatch)
+    echo_contest.install(monkeypatch)
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
     root = tmp_path / "contest"
     write_cases(root / "testcases" / "echo", {"one": (b"1\n", b"1\n"), "two": (b"2 2\n", b"2 2\n")})

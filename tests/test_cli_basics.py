@@ -4,7 +4,7 @@ import sys
 
 from click.testing import CliRunner
 
-from verify import Status, Verdict, challenges
+from verify import Status, Verdict, contests
 from verify.cli import main
 from verify.errors import EntryError, VerifyError
 
@@ -28,13 +28,13 @@ def test_verify_error_is_one_line():
         "desert/golf: language: unknown language 'cobol'"
 
 
-def test_unknown_challenge_names_the_known_ones():
+def test_unknown_contest_names_the_known_ones():
     try:
-        challenges.get("chess")
+        contests.get("chess")
     except VerifyError as error:
         assert "chess" in str(error) and "known:" in str(error)
     else:
-        raise AssertionError("no error for an unknown challenge")
+        raise AssertionError("no error for an unknown contest")
 
 
 def test_verdict_round_trip():

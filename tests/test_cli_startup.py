@@ -38,12 +38,12 @@ def test_the_help_page_imports_no_command_runner():
 def test_the_help_of_check_imports_no_contest():
     modules = _modules_after("from verify.cli import run; run()", "check", "--help")
     assert _heavy(modules) == []
-    assert not any(m.startswith(("verify.challenges", "importlib.metadata")) for m in modules)
+    assert not any(m.startswith(("verify.contests", "importlib.metadata")) for m in modules)
 
 
 def test_the_contests_package_looks_up_installed_contests_only_when_asked():
-    assert "importlib.metadata" not in _modules_after("import verify.challenges")
-    assert "importlib.metadata" in _modules_after("import verify.challenges as c; c.names()")
+    assert "importlib.metadata" not in _modules_after("import verify.contests")
+    assert "importlib.metadata" in _modules_after("import verify.contests as c; c.names()")
 
 
 def test_a_check_without_fuzz_imports_no_fuzzer():

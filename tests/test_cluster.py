@@ -19,13 +19,13 @@ import pytest
 from distributed import Client, LocalCluster
 from maze_koth import run_tournament
 
-from verify.challenges.maze.model import ANY_SIZE
-from verify.challenges.maze.play import MazeLimits
-from verify.challenges.maze.tournament import TOURNAMENT, Contestant, MazeJob, TournamentResult, board_of
 from verify.commands.cache import check_key
 from verify.commands.check import CheckOptions, check, results_cache
 from verify.commands.jobs import build_program, load_checks, run_case
 from verify.commands.progress import Progress
+from verify.contests.maze.model import ANY_SIZE
+from verify.contests.maze.play import MazeLimits
+from verify.contests.maze.tournament import TOURNAMENT, Contestant, MazeJob, TournamentResult, board_of
 from verify.entries import load_entry
 from verify.executors import dask as dask_executor
 from verify.executors.dask import (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -62,7 +63,7 @@ def assert_good_and_bad(result: subprocess.CompletedProcess[str]) -> None:
 def assert_ranked(result: subprocess.CompletedProcess[str]) -> None:
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert report["challenge"] == "echo"
+    assert report["contest"] == "echo"
     assert [(s["rank"], s["entry"], s["bytes"], s["score"]) for s in report["standings"]] == [
         (1, "echo/cat-python", 38, 38), (2, "echo/short-read", 40, 40), (None, "echo/wrong", 15, 15)]
     assert report["standings"][2]["why_not"].startswith("lines: wrong: output ends at byte 4")
@@ -85,7 +86,7 @@ def site(tmp_path_factory) -> Path:
     """The fixture installed with ``pip install --target`` (once for the module): a folder for PYTHONPATH."""
     target = install_contest(FIXTURE, tmp_path_factory.mktemp("installed"))
     [dist_info] = target.glob("verify_echo_contest-*.dist-info")
-    assert "echo = verify_echo:CHALLENGE" in (dist_info / "entry_points.txt").read_text()
+    assert "echo = verify_echo:CONTEST" in (dist_info / "entry_points.txt").read_text()
     return target
 
 
@@ -117,7 +118,7 @@ def test_an_installed_contest_adds_its_own_command(site, tmp_path):
 
 def test_without_the_package_the_contest_is_unknown(tmp_path):
     result = verify("rank", "echo", cache=tmp_path)
-    one_line_error(result, "unknown challenge 'echo'")
+    one_line_error(result, "unknown contest 'echo'")
 
 
 # -- from a folder: --contest-path and $VERIFY_CONTEST_PATH ----------------------------------------
@@ -225,12 +226,12 @@ class Lookalike:                  # has the attributes, is no verify Contest
     scoring = "bytes"
 
 
-CHALLENGE = Lookalike()
+CONTEST = Lookalike()
 '''
 
 
 BROKEN = {"lookalike": LOOKALIKE, "raising": 'raise RuntimeError("the rules are not ready")\n',
-          "nothing": '"""No CHALLENGE here."""\n'}
+          "nothing": '"""No CONTEST here."""\n'}
 
 
 def broken_contest(root: Path, name: str) -> Path:
@@ -245,8 +246,8 @@ def broken_contest(root: Path, name: str) -> Path:
 
 
 @pytest.mark.parametrize(("name", "expected"), [
-    ("lookalike", "does not provide a verify Contest (its CHALLENGE)"),
-    ("nothing", "does not provide a verify Contest (its CHALLENGE)"),
+    ("lookalike", "does not provide a verify Contest (its CONTEST)"),
+    ("nothing", "does not provide a verify Contest (its CONTEST)"),
     ("raising", "failed to load: RuntimeError: the rules are not ready"),
     ("twin", "two contests are called 'echo'"),
 ])
@@ -285,3 +286,34 @@ def test_check_of_an_entry_whose_contest_does_not_load_is_exit_2(tmp_path, kind)
         (path / "echo").mkdir(parents=True)
         (path / "echo" / "__init__.py").write_text('raise RuntimeError("the rules are not ready")\n')
     one_line_error(verify("--contest-path", str(path), "check", ENTRIES[0], cache=tmp_path))
+
+
+# -- the other names: CHALLENGE, the group verify.challenges, `challenge =` ----------------------
+
+def first_names(package: Path) -> None:
+    """Make the echo package expose its contest as ``CHALLENGE`` (the name the registry reads too)."""
+    init = package / "__init__.py"
+    init.write_text(re.sub(r"\bCONTEST\b", "CHALLENGE", init.read_text()))
+
+
+def test_a_folder_contest_exposing_challenge_checks_entries_saying_challenge(contests, tmp_path):
+    first_names(contests / "echo")
+    assert "CONTEST" not in (contests / "echo" / "__init__.py").read_text()
+    assert all((FIXTURE / entry / "entry.toml").read_text().count('challenge = "echo"') == 1 for entry in ENTRIES)
+    assert_good_and_bad(verify("--contest-path", str(contests), "check", *ENTRIES, "--format", "json",
+                               cache=tmp_path))
+
+
+def test_an_installed_contest_in_the_group_verify_challenges_is_found(tmp_path):
+    project = tmp_path / "echo-contest"
+    shutil.copytree(FIXTURE, project, ignore=UNTRACKED)
+    first_names(project / "verify_echo")
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('[project.entry-points."verify.contests"]\necho = "verify_echo:CONTEST"',
+                                                       '[project.entry-points."verify.challenges"]\necho = "verify_echo:CHALLENGE"'))
+    site = install_contest(project, tmp_path / "installed")
+    [dist_info] = site.glob("verify_echo_contest-*.dist-info")
+    assert "[verify.challenges]\necho = verify_echo:CHALLENGE" in (dist_info / "entry_points.txt").read_text()
+    result = verify("rank", "echo", "--submissions", "submissions", "--testcases", "testcases/echo",
+                    "--format", "json", cache=tmp_path, pythonpath=(site,), cwd=project)
+    assert_ranked(result)

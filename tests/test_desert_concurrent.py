@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from verify.challenges.contract import TestCase
-from verify.challenges.desert import CHALLENGE
-from verify.challenges.desert.judge import DesertJudge, judge_bytes
-from verify.challenges.desert.map import DesertMap
+from verify.contests.contract import TestCase
+from verify.contests.desert import CONTEST
+from verify.contests.desert.judge import DesertJudge, judge_bytes
+from verify.contests.desert.map import DesertMap
 from verify.grading.concurrent import THREAD_NAME, ConcurrentJudge
 from verify.verdict import Status, Verdict
 
@@ -166,11 +166,11 @@ def test_the_core_judges_a_desert_run_on_a_worker_thread(tmp_path):
     from verify.entries import load_entry
     from verify.grading.batch import case_task
     (tmp_path / "a.py").write_text("pass\n")
-    (tmp_path / "entry.toml").write_text('challenge = "desert"\nlanguage = "python"\nsource = "a.py"\n')
+    (tmp_path / "entry.toml").write_text('contest = "desert"\nlanguage = "python"\nsource = "a.py"\n')
     case = TestCase("corridor", b"S...E\n", None, ("S...E\n",))
     task = case_task(load_entry(tmp_path), case)
     judge = task.judge()
-    assert CHALLENGE.judge_beside_run and isinstance(judge, ConcurrentJudge) and isinstance(judge.judge, DesertJudge)
+    assert CONTEST.judge_beside_run and isinstance(judge, ConcurrentJudge) and isinstance(judge.judge, DesertJudge)
     assert judge.feed(DEATH) is None
     assert judge.feed(WIN) is None
     assert judge.finish().accepted
@@ -197,7 +197,7 @@ def test_big_chunks_are_bounded_by_bytes_too():
 
 def _entry(folder, program: str):
     from verify.entries import load_entry
-    (folder / "entry.toml").write_text('name = "t"\nchallenge = "desert"\nlanguage = "python"\nsource = "e.py"\n')
+    (folder / "entry.toml").write_text('name = "t"\ncontest = "desert"\nlanguage = "python"\nsource = "e.py"\n')
     (folder / "e.py").write_text(program)
     return load_entry(folder)
 

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.challenges.desert.engine import (
+from verify.contests.desert.engine import (
     DROP,
     FILL,
     PICK,
@@ -18,7 +18,7 @@ from verify.challenges.desert.engine import (
     TileOverNine,
     Turn,
 )
-from verify.challenges.desert.map import DesertMap
+from verify.contests.desert.map import DesertMap
 
 SPEC_EXAMPLE = DesertMap.parse(".....S.\n.......\n.......\nE......\n....8..\n")
 SPEC_WIN = "D+0 D+0 D+0 D+0 L+5 L+0 L+0 L+0 L+0 U+0".split()

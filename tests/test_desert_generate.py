@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from verify.challenges.desert.generate import generate
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import LRUD_XY
-from verify.challenges.desert.transcript import LONG_LINE, Transcript
 from verify.cli import main
+from verify.contests.desert.generate import generate
+from verify.contests.desert.map import DesertMap
+from verify.contests.desert.notation import LRUD_XY
+from verify.contests.desert.transcript import LONG_LINE, Transcript
 
 CASES = Path(__file__).resolve().parent.parent / "testcases" / "desert"
 COMMANDS = re.findall(r"\| (generated-seed\d+\.txt) \| `verify (gen desert [^`]+)` \|",

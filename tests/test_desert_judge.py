@@ -4,9 +4,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify import Status
-from verify.challenges.desert.judge import DesertJudge, judge_bytes
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import LRUD_XY, Notation
+from verify.contests.desert.judge import DesertJudge, judge_bytes
+from verify.contests.desert.map import DesertMap
+from verify.contests.desert.notation import LRUD_XY, Notation
 
 SPEC_MAP = DesertMap.parse(".....S.\n.......\n.......\nE......\n....8..\n")
 SPEC_MOVES = b"D+0\nD+0\nD+0\nD+0\nL+5\nL+0\nL+0\nL+0\nL+0\nU+0\n"
@@ -251,7 +251,7 @@ def test_custom_notation_chunking(sizes):
 
 def _random_attempt(desert, moves):
     """Play random turns until the attempt ends (or a turn is refused): the text an honest entry would print."""
-    from verify.challenges.desert.engine import Crossing, IllegalTurn, Outcome, Turn
+    from verify.contests.desert.engine import Crossing, IllegalTurn, Outcome, Turn
     game, written = Crossing(desert), []
     for direction, action, amount in moves:
         turn = Turn(direction, action, amount)

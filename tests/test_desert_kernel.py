@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from verify import Status
-from verify.challenges.desert import engine, rules
-from verify.challenges.desert.engine import DROP, FILL, PICK, Crossing, IllegalTurn, OffGrid, Outcome, Turn
-from verify.challenges.desert.judge import DesertJudge, judge_bytes
-from verify.challenges.desert.kernel import (
+from verify.contests.desert import engine, rules
+from verify.contests.desert.engine import DROP, FILL, PICK, Crossing, IllegalTurn, OffGrid, Outcome, Turn
+from verify.contests.desert.judge import DesertJudge, judge_bytes
+from verify.contests.desert.kernel import (
     Digest,
     FastTranscript,
     Params,
@@ -29,7 +29,7 @@ from verify.challenges.desert.kernel import (
     fold,
     turn_code,
 )
-from verify.challenges.desert.kernel_tables import (
+from verify.contests.desert.kernel_tables import (
     P_END,
     P_HEIGHT,
     P_START,
@@ -46,8 +46,8 @@ from verify.challenges.desert.kernel_tables import (
     T_DIRECTION,
     compile_notation,
 )
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import LRUD_XY, NOTATIONS, STANDARD, Notation
+from verify.contests.desert.map import DesertMap
+from verify.contests.desert.notation import LRUD_XY, NOTATIONS, STANDARD, Notation
 
 pytestmark = pytest.mark.skipif(compiled_replay() is None, reason="no compiled kernel (no C compiler)")
 
@@ -249,7 +249,7 @@ def test_map_first_order_gives_identical_verdicts(seed, data):
 
 def test_the_fast_path_keeps_the_core_reading_loop():
     """FastTranscript replaces the core's seams only: one reading loop, so the paths cannot drift."""
-    from verify.challenges.desert.transcript import Transcript
+    from verify.contests.desert.transcript import Transcript
     replaced = {name for name in vars(FastTranscript) if name in vars(Transcript)}
     assert replaced == {"__init__", "__doc__", "__module__", "_play_turns", "_new_route", "_turn_codes"}
 
@@ -277,7 +277,7 @@ def test_a_notation_the_kernel_cannot_read_is_judged_on_the_exact_path():
 # ---------------------------------------------------------------- one source of the rules
 
 def header_values() -> dict[str, str]:
-    from verify.challenges.desert.kernel_build import constants_header
+    from verify.contests.desert.kernel_build import constants_header
     header = constants_header()
     values = dict(re.findall(r"^#define (\w+) (.+)$", header, re.M))
     values.update(re.findall(r"^static const int64_t (\w+)\[\d+\] = \{([^}]*)\};", header, re.M))
@@ -300,7 +300,7 @@ def test_the_kernel_is_compiled_with_the_engines_rules():
 def test_every_constant_of_the_c_loop_comes_from_the_header():
     """kernel.c writes no rule's number itself: each upper-case name it uses is in the header
     that kernel_build writes from rules.py and kernel_tables.py (or is the C file's own NEWLINE)."""
-    from verify.challenges.desert import kernel_build
+    from verify.contests.desert import kernel_build
     source = kernel_build.SOURCE.read_text()
     code = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
     used = set(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", code)) - {"NEWLINE"}
@@ -308,7 +308,7 @@ def test_every_constant_of_the_c_loop_comes_from_the_header():
 
 
 def test_a_changed_rule_or_loop_builds_another_library(monkeypatch):
-    from verify.challenges.desert import kernel_build
+    from verify.contests.desert import kernel_build
     before = kernel_build.library_folder("/usr/bin/cc")
     monkeypatch.setattr(rules, "CAPACITY", rules.CAPACITY + 1)
     assert kernel_build.library_folder("/usr/bin/cc") != before
@@ -447,7 +447,7 @@ def test_the_loop_stops_just_after_a_dying_turn():
 
 
 def test_a_library_changed_behind_verifys_back_is_rebuilt_not_loaded(tmp_path, monkeypatch):
-    from verify.challenges.desert import kernel_build
+    from verify.contests.desert import kernel_build
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path))
     library = kernel_build.build_library()
     assert library is not None and library.is_relative_to(tmp_path)
@@ -459,7 +459,7 @@ def test_a_library_changed_behind_verifys_back_is_rebuilt_not_loaded(tmp_path, m
 
 
 def test_nothing_is_written_inside_the_package(tmp_path, monkeypatch):
-    from verify.challenges.desert import kernel_build
+    from verify.contests.desert import kernel_build
     folder = kernel_build.SOURCE.parent
 
     def files() -> list[str]:           # all but Python's own bytecode
@@ -472,7 +472,7 @@ def test_nothing_is_written_inside_the_package(tmp_path, monkeypatch):
 
 
 def test_without_a_c_compiler_the_exact_path_judges(tmp_path, monkeypatch):
-    from verify.challenges.desert import kernel, kernel_build
+    from verify.contests.desert import kernel, kernel_build
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path))
     monkeypatch.setattr(kernel_build, "compiler_path", lambda: None)
     kernel.compiled_replay.cache_clear()
@@ -487,7 +487,7 @@ def test_without_a_c_compiler_the_exact_path_judges(tmp_path, monkeypatch):
 
 
 def test_without_a_kernel_the_exact_path_judges(monkeypatch):
-    from verify.challenges.desert import kernel
+    from verify.contests.desert import kernel
     monkeypatch.setenv("VERIFY_DESERT_KERNEL", "0")
     kernel.compiled_replay.cache_clear()
     try:
@@ -518,7 +518,7 @@ def test_a_huge_amount_is_an_illegal_turn_on_either_path_not_a_crash():
 
 
 def test_a_cache_that_cannot_be_written_leaves_the_exact_path(tmp_path, monkeypatch):
-    from verify.challenges.desert import kernel, kernel_build
+    from verify.contests.desert import kernel, kernel_build
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file where the cache should be")
     monkeypatch.setenv("VERIFY_CACHE", str(blocked))

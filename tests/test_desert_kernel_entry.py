@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.desert.judge import DesertJudge
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.nontrivial import violations
+from verify.contests.desert.judge import DesertJudge
+from verify.contests.desert.map import DesertMap
+from verify.contests.desert.nontrivial import violations
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY = ROOT / "submissions" / "desert" / "recursive-c"

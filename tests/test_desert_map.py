@@ -1,7 +1,7 @@
 """The map parser: strict, and every error names line, column and what was expected."""
 import pytest
 
-from verify.challenges.desert.map import DesertMap, MapError
+from verify.contests.desert.map import DesertMap, MapError
 from verify.errors import InputError
 
 SPEC_EXAMPLE = ".....S.\n.......\n.......\nE......\n....8..\n"

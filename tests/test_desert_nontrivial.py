@@ -1,8 +1,8 @@
 """The demo-map rule: S-E distance and the clear border around every water tile."""
 import pytest
 
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.nontrivial import is_nontrivial, violations
+from verify.contests.desert.map import DesertMap
+from verify.contests.desert.nontrivial import is_nontrivial, violations
 
 SPEC_NONTRIVIAL = ("........2.\n..........\n..........\nS.1..2....\n..........\n"
                    "..........\n........1.\n..3.......\n.........E\n")

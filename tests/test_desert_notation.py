@@ -1,8 +1,8 @@
 """Notations are data: the standard one, the spec's L/R/U/D + X/Y/space one, and declared ones."""
 import pytest
 
-from verify.challenges.desert.engine import DROP, FILL, PICK, Turn
-from verify.challenges.desert.notation import LRUD_XY, NOTATIONS, STANDARD, NotationDefinitionError, TokenError, resolve
+from verify.contests.desert.engine import DROP, FILL, PICK, Turn
+from verify.contests.desert.notation import LRUD_XY, NOTATIONS, STANDARD, NotationDefinitionError, TokenError, resolve
 
 
 def test_standard_notation_is_whitespace_tolerant():

@@ -1,4 +1,4 @@
-"""The reference entry solves every test case and its demo; the challenge's entry.toml handling."""
+"""The reference entry solves every test case and its demo; the contest's entry.toml handling."""
 import importlib.util
 import io
 import sys
@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges import get
-from verify.challenges.desert import DesertOptions
-from verify.challenges.desert.judge import judge_bytes
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import LRUD_XY
+from verify.contests import get
+from verify.contests.desert import DesertOptions
+from verify.contests.desert.judge import judge_bytes
+from verify.contests.desert.map import DesertMap
+from verify.contests.desert.notation import LRUD_XY
 from verify.errors import EntryError
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "submissions" / "desert" / "reference"
-CHALLENGE = get("desert")
+CONTEST = get("desert")
 
 
 def _load_reference():
@@ -39,7 +39,7 @@ def solve(text: str) -> bytes:
     return out.getvalue().encode()
 
 
-CASES = CHALLENGE.testcases(ROOT / "testcases" / "desert")
+CASES = CONTEST.testcases(ROOT / "testcases" / "desert")
 
 
 def test_there_are_the_spec_maps_and_at_least_twenty_more():
@@ -67,21 +67,21 @@ def test_reference_on_small_and_awkward_maps(text):
 
 def test_reference_entry_options_and_demo():
     table = {"notation": "standard", "order": "moves-first", "demo": "demo.txt"}
-    options = CHALLENGE.parse_options("reference", table, REFERENCE)
+    options = CONTEST.parse_options("reference", table, REFERENCE)
     assert options == DesertOptions(demo=REFERENCE / "demo.txt")
-    [demo] = CHALLENGE.entry_cases(options, REFERENCE)
+    [demo] = CONTEST.entry_cases(options, REFERENCE)
     assert demo.payload.trivial == ()
-    judge = CHALLENGE.judge(options, demo)
+    judge = CONTEST.judge(options, demo)
     judge.feed(solve(demo.input.decode()))
     assert judge.finish().accepted
 
 
 def test_a_trivial_demo_is_a_case_that_fails_naming_the_violation(tmp_path):
     (tmp_path / "demo.txt").write_text(".....S.\n.......\n.......\nE......\n....8..\n")
-    options = CHALLENGE.parse_options("golf", {"demo": "demo.txt"}, tmp_path)
-    [demo] = CHALLENGE.entry_cases(options, tmp_path)
+    options = CONTEST.parse_options("golf", {"demo": "demo.txt"}, tmp_path)
+    [demo] = CONTEST.entry_cases(options, tmp_path)
     assert len(demo.payload.trivial) == 3
-    judge = CHALLENGE.judge(options, demo)
+    judge = CONTEST.judge(options, demo)
     judge.feed(solve(demo.input.decode()))
     verdict = judge.finish()
     assert not verdict.accepted
@@ -101,10 +101,10 @@ def test_a_trivial_demo_is_a_case_that_fails_naming_the_violation(tmp_path):
 def test_bad_desert_sections_name_the_field(tmp_path, table, field, problem):
     (tmp_path / "bad.txt").write_text("Sx.E\n")
     with pytest.raises(EntryError) as caught:
-        CHALLENGE.parse_options("golf", table, tmp_path)
+        CONTEST.parse_options("golf", table, tmp_path)
     assert caught.value.field == field and problem in caught.value.problem
 
 
 def test_inline_notation_table_in_entry_toml(tmp_path):
-    options = CHALLENGE.parse_options("golf", {"notation": LRUD_XY.to_table(), "order": "map-first"}, tmp_path)
+    options = CONTEST.parse_options("golf", {"notation": LRUD_XY.to_table(), "order": "map-first"}, tmp_path)
     assert options.notation.modifier_actions == LRUD_XY.modifier_actions and options.order == "map-first"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
-from echo_challenge import PACKAGE_FOLDER, EchoJudge, install  # noqa: E402
+from echo_contest import PACKAGE_FOLDER, EchoJudge, install  # noqa: E402
 from verify_echo.fuzzing import (  # noqa: E402
     DEFAULT_MAX_BYTES,
     EchoFuzzer,
@@ -21,7 +21,7 @@ from verify_echo.fuzzing import (  # noqa: E402
     shrink_steps,
 )
 
-from verify.challenges.contract import FuzzBudget, TestCase  # noqa: E402
+from verify.contests.contract import FuzzBudget, TestCase  # noqa: E402
 from verify.entries import load_entry  # noqa: E402
 from verify.errors import InputError  # noqa: E402
 from verify.fuzz import fuzz  # noqa: E402
@@ -95,9 +95,9 @@ def test_a_generated_case_is_its_own_expected_output():
     assert fuzzer.budget.startswith("ASCII inputs up to 8 bytes")
     case = fuzzer.work(b"hi\n", "fuzz-0-1")
     assert isinstance(case, TestCase) and (case.name, case.input) == ("fuzz-0-1", b"hi\n")
-    judge = entry.challenge.judge(entry.options, case)
+    judge = entry.contest.judge(entry.options, case)
     assert judge.feed(b"hi\n") is None and judge.finish().accepted
-    rejected = entry.challenge.judge(entry.options, case).feed(b"hi\r")
+    rejected = entry.contest.judge(entry.options, case).feed(b"hi\r")
     assert rejected is not None and rejected.message == "output differs at byte 2"
 
 

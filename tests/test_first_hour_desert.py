@@ -5,8 +5,8 @@ import json
 
 from click.testing import CliRunner
 
-from verify.challenges.desert.generate import generate
 from verify.cli import main
+from verify.contests.desert.generate import generate
 
 
 def _map(tmp_path):

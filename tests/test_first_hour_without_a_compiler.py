@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.desert.judge import judge_bytes
-from verify.challenges.desert.map import DesertMap
+from verify.contests.desert.judge import judge_bytes
+from verify.contests.desert.map import DesertMap
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ".....S.\n.......\n.......\nE......\n....8..\n"
@@ -37,14 +37,14 @@ class Blocker(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return None
 sys.meta_path.insert(0, Blocker())
-from verify.challenges.desert import kernel_build
+from verify.contests.desert import kernel_build
 kernel_build.compiler_path = lambda: None
 """
 
 JUDGE_ALL = """
 import json, sys
-from verify.challenges.desert.judge import DesertJudge, judge_bytes
-from verify.challenges.desert.map import DesertMap
+from verify.contests.desert.judge import DesertJudge, judge_bytes
+from verify.contests.desert.map import DesertMap
 outputs = json.loads(sys.argv[1])
 desert = DesertMap.parse(sys.argv[2])
 kinds = {type(DesertJudge(desert).transcript).__name__}

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.arrows import fuzzing
-from verify.challenges.arrows.model import parse_text
-from verify.challenges.arrows.solver import solutions
+from verify.contests.arrows import fuzzing
+from verify.contests.arrows.model import parse_text
+from verify.contests.arrows.solver import solutions
 from verify.entries import load_entry
 from verify.fuzz import fuzz, target_for
 from verify.grading import LocalRunner

@@ -97,7 +97,7 @@ def test_check_fuzz_adds_generated_cases():
 def entry(folder: Path, script: str, language: str = "python", source: str = "main.py") -> Path:
     folder.mkdir()
     (folder / source).write_text(script)
-    (folder / "entry.toml").write_text(f'name = "{folder.name}"\nchallenge = "desert"\n'
+    (folder / "entry.toml").write_text(f'name = "{folder.name}"\ncontest = "desert"\n'
                                        f'language = "{language}"\nsource = "{source}"\n')
     return folder
 

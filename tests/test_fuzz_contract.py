@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
-from echo_challenge import EchoChallenge, install, write_entry  # noqa: E402
+from echo_contest import EchoContest, install, write_entry  # noqa: E402
 
-from verify import challenges  # noqa: E402
-from verify.challenges.contract import Contest, FuzzBudget, Fuzzer, TestCase  # noqa: E402
+from verify import contests  # noqa: E402
+from verify.contests.contract import Contest, FuzzBudget, Fuzzer, TestCase  # noqa: E402
 from verify.entries import load_entry  # noqa: E402
 from verify.errors import VerifyError  # noqa: E402
 from verify.fuzz import fuzz, target_for  # noqa: E402
@@ -53,12 +53,12 @@ class LineFuzzer(Fuzzer):
         return {"letters": len(value)}
 
 
-class FuzzedEcho(EchoChallenge):
+class FuzzedEcho(EchoContest):
     def fuzzer(self, options, budget: FuzzBudget) -> Fuzzer:
         return LineFuzzer()
 
 
-class EchoWithoutInputs(EchoChallenge):
+class EchoWithoutInputs(EchoContest):
     """The echo contest without its fuzzer: the contract's default, no generated inputs."""
 
     fuzzer = Contest.fuzzer
@@ -66,16 +66,16 @@ class EchoWithoutInputs(EchoChallenge):
 
 def test_a_contest_without_generated_inputs_cannot_be_fuzzed(monkeypatch, tmp_path):
     install(monkeypatch)
-    challenges.add(EchoWithoutInputs())
+    contests.add(EchoWithoutInputs())
     entry = load_entry(write_entry(tmp_path / "cat", "cat.py", "import sys\nsys.stdout.write(sys.stdin.read())\n"))
     with pytest.raises(VerifyError, match="^echo generates no inputs: its entries cannot be fuzzed$"):
         target_for(entry, LocalRunner(), LIMITS)
 
 
 def test_a_contest_of_its_own_is_fuzzed_and_shrunk_through_its_fuzzer(monkeypatch, tmp_path):
-    monkeypatch.setattr(challenges, "_loaders", None)
-    monkeypatch.setattr(challenges, "_loaded", {})
-    challenges.add(FuzzedEcho())
+    monkeypatch.setattr(contests, "_loaders", None)
+    monkeypatch.setattr(contests, "_loaded", {})
+    contests.add(FuzzedEcho())
     # echoes its input, except that it drops every "x": the smallest failing line is "x"
     source = "import sys\nsys.stdout.write(sys.stdin.read().replace('x', ''))\n"
     entry = load_entry(write_entry(tmp_path / "no-x", "cat.py", source))

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.challenges.desert import fuzzing
-from verify.challenges.desert.map import DesertMap
+from verify.contests.desert import fuzzing
+from verify.contests.desert.map import DesertMap
 from verify.entries import load_entry
 from verify.fuzz import fuzz, target_for
 from verify.grading import LocalRunner

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.maze import fuzzing
-from verify.challenges.maze.generate import FAMILIES, family_walls, generate_maze
-from verify.challenges.maze.model import ANY_SIZE, Maze, parse_maze
-from verify.challenges.maze.roles import MazeRoles
+from verify.contests.maze import fuzzing
+from verify.contests.maze.generate import FAMILIES, family_walls, generate_maze
+from verify.contests.maze.model import ANY_SIZE, Maze, parse_maze
+from verify.contests.maze.roles import MazeRoles
 from verify.entries import load_entry
 from verify.fuzz import fuzz, target_for
 from verify.grading import LocalRunner

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
-import echo_challenge  # noqa: E402
-from echo_challenge import write_cases, write_entry  # noqa: E402
+import echo_contest  # noqa: E402
+from echo_contest import write_cases, write_entry  # noqa: E402
 
 from verify.cli import main  # noqa: E402
 from verify.commands.cache import check_key  # noqa: E402
@@ -28,7 +28,7 @@ SOLVER = CAT + "# " + "a long, honest solution " * 40 + "\n"      # the file the
 
 @pytest.fixture
 def contest(tmp_path, monkeypatch):
-    echo_challenge.install(monkeypatch)
+    echo_contest.install(monkeypatch)
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
     root = tmp_path / "contest"
     write_cases(root / "testcases" / "echo", {"one": (b"1\n", b"1\n"), "two": (b"2 3\n", b"2 3\n")})

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.contract import BatchTask, InteractiveTask, Reply, TestCase
+from verify.contests.contract import BatchTask, InteractiveTask, Reply, TestCase
 from verify.errors import VerifyError
 from verify.grading import FakeRun, FakeRunner, Grader, build_failure, grade_batch, grade_case, grade_interactive
 from verify.grading.interactive import asker
@@ -110,7 +110,7 @@ def _arrows_entry(folder: Path, arrows: str):
     from verify.entries import load_entry
     folder.mkdir()
     (folder / "a.py").write_text("pass\n")
-    (folder / "entry.toml").write_text('challenge = "arrows"\nlanguage = "python"\nsource = "a.py"\n'
+    (folder / "entry.toml").write_text('contest = "arrows"\nlanguage = "python"\nsource = "a.py"\n'
                                        f'input = "args"\n[arrows]\narrows = "{arrows}"\n')
     return load_entry(folder)
 

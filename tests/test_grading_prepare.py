@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.contract import BatchTask, Reply
-from verify.challenges.maze.match import Match
-from verify.challenges.maze.model import ANY_SIZE, parse_maze
+from verify.contests.contract import BatchTask, Reply
+from verify.contests.maze.match import Match
+from verify.contests.maze.model import ANY_SIZE, parse_maze
 from verify.entries import load_entry
 from verify.errors import JudgeFailure, VerifyError
 from verify.grading import FakeRun, FakeRunner, LocalRunner, build_failure, grade_batch

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.desert import CHALLENGE as DESERT
-from verify.challenges.desert.map import MAX_MAP_BYTES, DesertMap
+from verify.contests.desert import CONTEST as DESERT
+from verify.contests.desert.map import MAX_MAP_BYTES, DesertMap
 from verify.entries import load_entry
 from verify.errors import EntryError
 from verify.files import MAX_ENTRY_FOLDER_FILES, FileRefused, read_entry_file, scan_entry_folder
@@ -65,7 +65,7 @@ def desert_entry(root: Path, name: str, demo: bytes | None = None, source: bytes
     folder = root / "desert" / name
     folder.mkdir(parents=True)
     (folder / "golf.py").write_bytes(source)
-    toml = 'challenge = "desert"\nlanguage = "python"\nsource = "golf.py"\n' + extra
+    toml = 'contest = "desert"\nlanguage = "python"\nsource = "golf.py"\n' + extra
     if demo is not None:
         (folder / "demo.txt").write_bytes(demo)
         toml += '\n[desert]\ndemo = "demo.txt"\n'
@@ -122,7 +122,7 @@ def test_check_of_every_refused_fixture_ends_with_one_line_each(tmp_path):
 def test_a_fifo_named_as_the_demo_is_refused_without_blocking(tmp_path):
     folder = desert_entry(tmp_path, "fifo")
     os.mkfifo(folder / "demo.txt")
-    (folder / "entry.toml").write_text('challenge = "desert"\nlanguage = "python"\nsource = "golf.py"\n'
+    (folder / "entry.toml").write_text('contest = "desert"\nlanguage = "python"\nsource = "golf.py"\n'
                                        '[desert]\ndemo = "demo.txt"\n')
     assert entry_error(folder) == f"desert/fifo: 'demo.txt' is a FIFO {SPECIAL}"
 
@@ -165,7 +165,7 @@ def test_links_inside_the_folder_are_fine(tmp_path):
     (folder / "maps" / "real.txt").write_bytes(SPEC_MAP.read_bytes())
     (folder / "demo.txt").symlink_to("maps/real.txt")
     (folder / "also-maps").symlink_to("maps")
-    (folder / "entry.toml").write_text('challenge = "desert"\nlanguage = "python"\nsource = "golf.py"\n'
+    (folder / "entry.toml").write_text('contest = "desert"\nlanguage = "python"\nsource = "golf.py"\n'
                                        '[desert]\ndemo = "demo.txt"\n')
     entry = load_entry(folder)
     assert entry.options.demo_bytes == SPEC_MAP.read_bytes()
@@ -312,7 +312,7 @@ def test_judge_set_up_touches_no_square_one_by_one(monkeypatch):
 
     monkeypatch.setattr(DesertMap, "char", char)
     monkeypatch.setattr(DesertMap, "row_bytes", row_bytes)
-    from verify.challenges.desert.judge import DesertJudge
+    from verify.contests.desert.judge import DesertJudge
     DesertJudge(desert, fast=False)
     DesertJudge(desert)
     assert calls == {"char": 0, "row_bytes": 2}
@@ -402,14 +402,14 @@ def _endless(data: bytes) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
 
-@pytest.mark.parametrize("challenge, puzzle, line, verdict, at_start", [
+@pytest.mark.parametrize("contest, puzzle, line, verdict, at_start", [
     ("desert", SPEC_MAP, b"R+0\n" * 1024, "verdict: wrong (WA)", False),
     ("arrows", REPO / "testcases" / "arrows" / "g03-3x3.txt", b"x" * 65536,
      "PE presentation error: line 1 is longer than", True)])
-def test_judge_endless_output_is_streamed_and_rejected(challenge, puzzle, line, verdict, at_start):
+def test_judge_endless_output_is_streamed_and_rejected(contest, puzzle, line, verdict, at_start):
     writer = _endless(line)
     try:
-        done = verify("judge", challenge, puzzle, "-", stdin_file=writer.stdout)
+        done = verify("judge", contest, puzzle, "-", stdin_file=writer.stdout)
     finally:
         writer.kill()
         writer.wait()

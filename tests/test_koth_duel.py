@@ -64,7 +64,7 @@ def test_a_player_that_crashes_loses_every_round(tmp_path):
     crasher = tmp_path / "crasher"
     crasher.mkdir()
     (crasher / "crash.py").write_text("raise SystemExit(3)\n")
-    (crasher / "entry.toml").write_text('challenge = "duel"\n[duel]\nlanguage = "python"\nsource = "crash.py"\n')
+    (crasher / "entry.toml").write_text('contest = "duel"\n[duel]\nlanguage = "python"\nsource = "crash.py"\n')
     done = verify("koth", "duel", str(ENTRIES / "rock"), str(crasher), "--rounds", "2", "--format", "json", "-q",
                   cache=tmp_path / "cache")
     assert done.returncode == 0, done.stderr
@@ -93,7 +93,7 @@ def test_check_plays_an_entrys_first_rounds_against_rock(tmp_path):
         folder = tmp_path / name
         folder.mkdir()
         (folder / "main.py").write_text(source)
-        (folder / "entry.toml").write_text('challenge = "duel"\n[duel]\nlanguage = "python"\nsource = "main.py"\n')
+        (folder / "entry.toml").write_text('contest = "duel"\n[duel]\nlanguage = "python"\nsource = "main.py"\n')
     done = verify("check", str(tmp_path / "word"), str(tmp_path / "crasher"), "--format", "json",
                   cache=tmp_path / "cache")
     assert done.returncode == 1, done.stderr

@@ -5,10 +5,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from verify import Status
-from verify.challenges.maze.generate import generate_maze
-from verify.challenges.maze.model import ANY_SIZE, parse_maze
 from verify.cli import main
 from verify.commands.jobs import load_checks, run_checks
+from verify.contests.maze.generate import generate_maze
+from verify.contests.maze.model import ANY_SIZE, parse_maze
 from verify.entries import load_entry
 from verify.grading import LocalRunner
 from verify.runner import Limits
@@ -38,7 +38,7 @@ def check_entry(entry, limits):
     (check,) = load_checks([entry.folder], None)
     if entry.options is not check.entry.options:
         check.entry.options = entry.options
-        check = replace(check, tasks=tuple(entry.challenge.entry_tasks(entry.options)))
+        check = replace(check, tasks=tuple(entry.contest.entry_tasks(entry.options)))
     (done,) = run_checks(LocalRunner(), [check], limits, jobs=2)
     return done.results
 

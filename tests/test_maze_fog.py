@@ -2,8 +2,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.challenges.maze.fog import FogOfWar
-from verify.challenges.maze.model import ANY_SIZE, Maze, parse_maze
+from verify.contests.maze.fog import FogOfWar
+from verify.contests.maze.model import ANY_SIZE, Maze, parse_maze
 
 SPEC_5X5 = "5\n4 2\n0 2\n00001011101110001100\n10100110000100010010\n"
 

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.challenges.maze.generate import generate_maze
-from verify.challenges.maze.match import Match, Reply
-from verify.challenges.maze.matchlog import LogWriter, read_log, show
+from verify.contests.maze.generate import generate_maze
+from verify.contests.maze.match import Match, Reply
+from verify.contests.maze.matchlog import LogWriter, read_log, show
 from verify.errors import InputError
 
 

@@ -1,7 +1,7 @@
 """One walk: answers, failed steps, the step limit and the scores (no process is run)."""
 import pytest
 
-from verify.challenges.maze.match import (
+from verify.contests.maze.match import (
     BadAnswer,
     Match,
     Reply,
@@ -10,7 +10,7 @@ from verify.challenges.maze.match import (
     solver_score,
     step_limit,
 )
-from verify.challenges.maze.model import ANY_SIZE, Maze, parse_maze
+from verify.contests.maze.model import ANY_SIZE, Maze, parse_maze
 
 SPEC_5X5 = parse_maze("5\n4 2\n0 2\n00001011101110001100\n10100110000100010010\n", ANY_SIZE)
 SHORTEST = SPEC_5X5.shortest_path()

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.challenges.maze.model import ANY_SIZE, Maze, MazeFormatError, manhattan, parse_maze, wall_index
-from verify.challenges.maze.render import draw
+from verify.contests.maze.model import ANY_SIZE, Maze, MazeFormatError, manhattan, parse_maze, wall_index
+from verify.contests.maze.render import draw
 from verify.errors import InputError
 
 SPEC_5X5 = "5\n4 2\n0 2\n00001011101110001100\n10100110000100010010\n"

@@ -3,10 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.maze.match import Match
-from verify.challenges.maze.model import ANY_SIZE, Maze, parse_maze
-from verify.challenges.maze.play import MazeLimits
-from verify.challenges.maze.play import build_maze as build_with
+from verify.contests.maze.match import Match
+from verify.contests.maze.model import ANY_SIZE, Maze, parse_maze
+from verify.contests.maze.play import MazeLimits
+from verify.contests.maze.play import build_maze as build_with
 from verify.entries import load_entry
 from verify.grading import Grader, LocalRunner
 from verify.grading.interactive import asker

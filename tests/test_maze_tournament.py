@@ -8,11 +8,12 @@ import pytest
 from click.testing import CliRunner
 from maze_koth import run_tournament
 
-from verify.challenges.contract import Reply
-from verify.challenges.maze.match import Match
-from verify.challenges.maze.model import ANY_SIZE, Maze
-from verify.challenges.maze.play import BuiltMaze, MazeLimits
-from verify.challenges.maze.tournament import (
+from verify.cli import main
+from verify.contests.contract import Reply
+from verify.contests.maze.match import Match
+from verify.contests.maze.model import ANY_SIZE, Maze
+from verify.contests.maze.play import BuiltMaze, MazeLimits
+from verify.contests.maze.tournament import (
     TOURNAMENT,
     Contestant,
     MatchOutcome,
@@ -20,7 +21,6 @@ from verify.challenges.maze.tournament import (
     TournamentResult,
     board_of,
 )
-from verify.cli import main
 from verify.entries import load_entry
 from verify.grading import FakeRun, FakeRunner, Grader, LocalRunner
 from verify.reports.tournament import render_json, render_markdown, render_table
@@ -160,7 +160,7 @@ def test_an_entry_that_does_not_compile_forfeits_and_fails(tmp_path):
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "bad.c").write_text("int main(void) { return missing_symbol; }\n")
-    (broken / "entry.toml").write_text('challenge = "maze"\n[maze.architect]\nlanguage = "c"\nsource = "bad.c"\n'
+    (broken / "entry.toml").write_text('contest = "maze"\n[maze.architect]\nlanguage = "c"\nsource = "bad.c"\n'
                                        '[maze.solver]\nlanguage = "c"\nsource = "bad.c"\n')
     contestants = [contestant(broken), contestant(SUBMISSIONS / "theseus")]
     result = run_tournament(GRADER, contestants, [5], [1], limits=LIMITS, log_dir=tmp_path / "logs")
@@ -197,7 +197,7 @@ def test_a_tournament_over_a_fake_runner_starts_no_process(tmp_path):
 def load_roles(tmp_path, name, architect=None, solver=None):
     folder = tmp_path / name
     folder.mkdir()
-    toml = 'challenge = "maze"\n'
+    toml = 'contest = "maze"\n'
     for role, source in (("architect", architect), ("solver", solver)):
         if source:
             (folder / source).write_text("# scripted by the fake runner\n")

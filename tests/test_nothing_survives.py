@@ -140,7 +140,7 @@ class Setup:
         for folder in (self.entry, self.private_tmp, self.entry / "padding"):
             folder.mkdir()
             os.chmod(folder, 0o755)
-        (self.entry / "entry.toml").write_text('challenge = "desert"\nlanguage = "python"\nsource = "s.py"\n')
+        (self.entry / "entry.toml").write_text('contest = "desert"\nlanguage = "python"\nsource = "s.py"\n')
         (self.entry / "s.py").write_text(ENTRY_SOURCE.format(marker=self.marker))
         for index in range(PADDING_FILES):
             (self.entry / "padding" / f"{index:03}").write_text("x")

@@ -180,8 +180,8 @@ def test_desert_verdict_keeps_the_lines_of_its_detail_and_escapes_the_rest():
 
 
 def test_maze_show_escapes_what_the_log_quotes(tmp_path):
-    from verify.challenges.maze.generate import generate_maze
-    from verify.challenges.maze.matchlog import show
+    from verify.contests.maze.generate import generate_maze
+    from verify.contests.maze.matchlog import show
     maze = generate_maze(5, 1)
     log = tmp_path / "m.jsonl"
     records = [{"type": "match", "solver": "\x1b]0;pwned\x07", "architect": "a|b", "mode": "per-step", "seed": 1},

@@ -2,7 +2,7 @@
 so the check report shows them like a batch case's."""
 from pathlib import Path
 
-from verify.challenges.contract import InteractiveTask
+from verify.contests.contract import InteractiveTask
 from verify.grading import FakeRun, FakeRunner, grade_interactive
 from verify.grading.fake import FakeSession
 from verify.reports.checks import CheckView, check_report

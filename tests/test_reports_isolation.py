@@ -13,15 +13,15 @@ import pytest
 from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
-import echo_challenge  # noqa: E402
-from echo_challenge import write_cases, write_entry  # noqa: E402
+import echo_contest  # noqa: E402
+from echo_contest import write_cases, write_entry  # noqa: E402
 
-from verify.challenges.contract import Reply  # noqa: E402
-from verify.challenges.maze.match import Match  # noqa: E402
-from verify.challenges.maze.model import Maze  # noqa: E402
-from verify.challenges.maze.play import BuiltMaze  # noqa: E402
-from verify.challenges.maze.tournament import MatchOutcome, TournamentResult, board_of  # noqa: E402
 from verify.cli import main  # noqa: E402
+from verify.contests.contract import Reply  # noqa: E402
+from verify.contests.maze.match import Match  # noqa: E402
+from verify.contests.maze.model import Maze  # noqa: E402
+from verify.contests.maze.play import BuiltMaze  # noqa: E402
+from verify.contests.maze.tournament import MatchOutcome, TournamentResult, board_of  # noqa: E402
 from verify.golf import Standing  # noqa: E402
 from verify.reports.checks import CheckView, check_report  # noqa: E402
 from verify.reports.isolation import differences_of  # noqa: E402
@@ -167,7 +167,7 @@ def test_the_site_index_and_entry_pages_name_the_isolation_and_what_may_differ(t
     [entry] = [p for p in site.pages if "entries" in p.parts]
     text = entry.read_text()
     assert RLIMITS in text and "verdicts may differ" in text and "no cgroup counts" in text
-    from verify.challenges.maze.presenter import PRESENTER
+    from verify.contests.maze.presenter import PRESENTER
     koth = write_koth_site(tmp_path / "koth", PRESENTER, _tournament(), isolation=CGROUP)
     index = (koth.folder / "index.html").read_text()
     assert f"isolation: {CGROUP}" in index and "verdicts may differ" not in index
@@ -180,7 +180,7 @@ CAT = "import sys\nsys.stdout.write(sys.stdin.read())\n"
 
 @pytest.fixture
 def contest(tmp_path, monkeypatch, use_isolation):
-    echo_challenge.install(monkeypatch)
+    echo_contest.install(monkeypatch)
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
     monkeypatch.chdir(tmp_path)
     cases = write_cases(tmp_path / "testcases" / "echo", {"one": (b"1\n", b"1\n")})
@@ -213,7 +213,7 @@ def test_verify_check_names_the_isolation_when_nothing_ran(contest):
     root, cases, name = contest
     broken = root / "submissions" / "echo" / "broken"
     broken.mkdir(parents=True)
-    (broken / "entry.toml").write_text('challenge = "echo"\nlanguage = "python"\nsource = "missing.py"\n')
+    (broken / "entry.toml").write_text('contest = "echo"\nlanguage = "python"\nsource = "missing.py"\n')
     done = run_cli("check", str(broken), "--testcases", str(cases))
     assert done.exit_code == 1
     assert "0/1 entries passed; 0/0 cases accepted" in done.output and f"(isolation: {name})" in done.output

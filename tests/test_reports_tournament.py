@@ -1,9 +1,9 @@
 """The tournament report counts its matches in words that agree with the number."""
-from verify.challenges.contract import Reply
-from verify.challenges.maze.match import Match
-from verify.challenges.maze.model import Maze
-from verify.challenges.maze.play import BuiltMaze
-from verify.challenges.maze.tournament import MatchOutcome, TournamentResult, board_of
+from verify.contests.contract import Reply
+from verify.contests.maze.match import Match
+from verify.contests.maze.model import Maze
+from verify.contests.maze.play import BuiltMaze
+from verify.contests.maze.tournament import MatchOutcome, TournamentResult, board_of
 from verify.reports.tournament import render_markdown, render_table
 
 

@@ -68,7 +68,7 @@ def test_the_key_is_stable_and_follows_limits_isolation_and_cases(desert_check):
 
 
 GRADING_MODULES = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
-                         if p.parts[len(PACKAGE.parts)] in ("grading", "commands", "challenges", "runner")
+                         if p.parts[len(PACKAGE.parts)] in ("grading", "commands", "contests", "runner")
                          or p.name in ("results.py", "verdict.py", "entries.py", "programs.py", "files.py"))
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
-import echo_challenge  # noqa: E402
+import echo_contest  # noqa: E402
 
 from verify.entries import load_entry  # noqa: E402
 from verify.runner import CompileError, Limits, Program, SandboxUnavailable, get_language, run_program  # noqa: E402
@@ -79,7 +79,7 @@ def test_node_reads_the_package_json_of_a_role_s_folder_but_a_golf_run_has_none(
     folder = HOSTILE / "config-javascript"
     in_folder = run_program(Program("javascript", folder / "main.js"), limits=LIMITS, isolation=policy)
     assert in_folder.exit_code != 0 and b"require is not defined" in in_folder.stderr_tail.encode()
-    echo_challenge.install(monkeypatch)
+    echo_contest.install(monkeypatch)
     entry = load_entry(folder)
     assert entry.program is not None
     alone = run_program(entry.program, limits=LIMITS, isolation=policy)

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from maze_koth import run_tournament
 
-from verify.challenges.maze.model import ANY_SIZE
-from verify.challenges.maze.play import MazeLimits
-from verify.challenges.maze.tournament import Contestant
+from verify.contests.maze.model import ANY_SIZE
+from verify.contests.maze.play import MazeLimits
+from verify.contests.maze.tournament import Contestant
 from verify.entries import load_entry
 from verify.grading import Grader, LocalRunner
 from verify.runner import Isolation, Limits, Program, RunResult, forkserver

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.contract import BatchTask
 from verify.commands.jobs import CaseJob, run_case
+from verify.contests.contract import BatchTask
 from verify.errors import JudgeFailure
 from verify.grading import Grader, LocalRunner, grade_batch
 from verify.runner import Limits, Program, SandboxUnavailable, cgroup, isolation, machine, run_program

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import NORMAL_USER, SYSTEM_PYTHON, machine_modes, mode_id, normal_user_script
 
-from verify.challenges.contract import InteractiveTask
 from verify.commands.jobs import load_checks, run_checks
+from verify.contests.contract import InteractiveTask
 from verify.entries import load_entry
 from verify.errors import VerifyError
 from verify.golf import score_entry

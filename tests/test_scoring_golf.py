@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from verify import challenges
+from verify import contests
 from verify.cli import main
 from verify.commands.rank import RankInputs
 from verify.commands.rank import rank as rank_command
@@ -96,7 +96,7 @@ def test_a_character_outside_the_code_page_is_an_error_naming_it():
 
 def test_an_entry_with_a_character_outside_its_code_page_is_not_ranked(tmp_path):
     (tmp_path / "p.vy").write_text("ä")
-    (tmp_path / "entry.toml").write_text('challenge = "desert"\nlanguage = "vyxal"\nsource = "p.vy"\n'
+    (tmp_path / "entry.toml").write_text('contest = "desert"\nlanguage = "vyxal"\nsource = "p.vy"\n'
                                          '[desert]\ndemo = "d.txt"\n')
     (tmp_path / "d.txt").write_text("S.E\n")
     entry = load_entry(tmp_path)
@@ -185,7 +185,7 @@ ECHO = Path(__file__).parent / "fixtures" / "echo-contest"
 def echo_submissions(tmp_path, monkeypatch):
     """The echo contest with two passing Python entries, one run with -u."""
     monkeypatch.setenv("VERIFY_CACHE", str(tmp_path / "cache"))
-    challenges.add_contest_path(ECHO)
+    contests.add_contest_path(ECHO)
     root = tmp_path / "submissions" / "echo"
     for name, flags in (("plain", "[]"), ("unbuffered", '["-u"]')):
         folder = root / name
@@ -193,7 +193,7 @@ def echo_submissions(tmp_path, monkeypatch):
         text = (folder / "entry.toml").read_text().replace('name = "cat-python"', f'name = "{name}"')
         (folder / "entry.toml").write_text(text.replace('source = "cat.py"', f'source = "cat.py"\nflags = {flags}'))
     yield tmp_path / "submissions"
-    challenges.reset()
+    contests.reset()
 
 
 @pytest.mark.parametrize("rule, unbuffered_header, boards", [
@@ -204,7 +204,7 @@ def echo_submissions(tmp_path, monkeypatch):
 ])
 def test_the_contest_s_flag_rule_decides_penalty_header_and_boards(echo_submissions, monkeypatch, rule,
                                                                    unbuffered_header, boards):
-    monkeypatch.setattr(type(challenges.get("echo")), "flag_rule", rule)
+    monkeypatch.setattr(type(contests.get("echo")), "flag_rule", rule)
     inputs = RankInputs(submissions=echo_submissions, testcases=ECHO / "testcases" / "echo", jobs=2, fresh=True,
                         limits=Limits(wall_time=20, cpu_time=20))
     report = rank_command(LocalRunner(), "echo", inputs, settings=Settings.from_environment(os.environ),
@@ -227,7 +227,7 @@ def test_rank_by_chars_per_language_on_the_command_line(echo_submissions):
 
 def test_the_site_s_leaderboard_scores_under_the_contest_s_flag_rule(echo_submissions, monkeypatch, tmp_path):
     from verify.commands.site import write_rank_site
-    monkeypatch.setattr(type(challenges.get("echo")), "flag_rule", "language")
+    monkeypatch.setattr(type(contests.get("echo")), "flag_rule", "language")
     write_rank_site(tmp_path / "site", LocalRunner(), "echo", submissions=echo_submissions,
                     testcases=ECHO / "testcases" / "echo", jobs=2, limits=Limits(wall_time=20, cpu_time=20))
     page = next((tmp_path / "site").rglob("*unbuffered*.html")).read_text()

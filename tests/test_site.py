@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.challenges.arrows.model import parse_text
-from verify.challenges.arrows.presenter import arrows_svg
-from verify.challenges.contract import BatchTask
-from verify.challenges.desert.engine import Crossing, GameOver, IllegalTurn, Turn
-from verify.challenges.desert.judge import DesertJudge, judge_bytes
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.presenter import desert_svg
-from verify.challenges.desert.replay import EDGE_TURNS, attempt_start_in, desert_replay
+from verify.contests.arrows.model import parse_text
+from verify.contests.arrows.presenter import arrows_svg
+from verify.contests.contract import BatchTask
+from verify.contests.desert.engine import Crossing, GameOver, IllegalTurn, Turn
+from verify.contests.desert.judge import DesertJudge, judge_bytes
+from verify.contests.desert.map import DesertMap
+from verify.contests.desert.presenter import desert_svg
+from verify.contests.desert.replay import EDGE_TURNS, attempt_start_in, desert_replay
 from verify.site.capture import OutputCapture, capturing
 from verify.site.render import draw, render, slug
 
@@ -161,7 +161,7 @@ def test_templates_escape_everything_and_slugs_are_safe_file_names():
         "isolation": hostile, "differences": hostile})
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;&#34;&#39;&amp;" in page
     assert "\x1b" not in page and "\\x1b[31m" in page
-    replay = render("verify.challenges.desert:templates/desert.html", root="", title=hostile, back="x", back_name=hostile, passed=False,
+    replay = render("verify.contests.desert:templates/desert.html", root="", title=hostile, back="x", back_name=hostile, passed=False,
                     status="wrong", message=hostile, detail=hostile, unit="turn",
                     replay={"notes": [hostile], "attempts": [], "rows": None, "bad": hostile})
     data = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', replay, re.S)
@@ -188,10 +188,10 @@ def test_an_arrows_page_shows_the_puzzle_beside_a_board_that_changed_a_given(tmp
     """A flawed board prints 4 where the puzzle gave 6: the page draws the puzzle (its givens
     only) beside the board printed, where that cell is not marked given but reads "given 6,
     printed 4", and the only cells marked given there are the givens the board kept."""
-    from verify.challenges.arrows import ArrowsOptions
-    from verify.challenges.arrows.judge import ArrowsJudge
-    from verify.challenges.arrows.presenter import PRESENTER
-    from verify.challenges.contract import TestCase
+    from verify.contests.arrows import ArrowsOptions
+    from verify.contests.arrows.judge import ArrowsJudge
+    from verify.contests.arrows.presenter import PRESENTER
+    from verify.contests.contract import TestCase
     from verify.results import CaseResult
     from verify.site import CaseRun, EntryPage, write_check_site
 
@@ -227,17 +227,17 @@ def test_the_site_names_no_contest_and_copies_only_the_scripts_of_the_contests_i
     """The generic site (its code, templates, script and styles) and the command writing it know
     no contest: what a contest shows comes from its presenter, and the static files of a site
     hold the site's own part and those of the presenters whose pages it has."""
-    from verify import challenges
+    from verify import contests
     from verify.site import EntryPage, write_check_site
 
     core = [p for p in (ROOT / "verify" / "site").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
     core.append(ROOT / "verify" / "commands" / "site.py")
-    names = [*challenges.names(), "inception"]
+    names = [*contests.names(), "inception"]
     for path in core:
         text = path.read_text(encoding="utf-8").lower()
         assert not [name for name in names if re.search(rf"\b{name}\b", text)], path
-        assert not re.search(r"verify\.challenges\.(?!contract\b)\w+", text), path
-    desert = challenges.get("desert").load_presenter()
+        assert not re.search(r"verify\.contests\.(?!contract\b)\w+", text), path
+    desert = contests.get("desert").load_presenter()
     site = write_check_site(tmp_path / "site", [], [EntryPage("desert/x", "x", "desert", presenter=desert)])
     script = (site.folder / "static" / "site.js").read_text()
     assert "replays.desert = desertReplay" in script and "mazeReplay" not in script
@@ -273,8 +273,8 @@ def test_the_svg_commands_write_their_pictures(tmp_path):
 
 
 def test_the_maze_show_command_draws_any_step_with_or_without_fog(tmp_path):
-    from verify.challenges.maze.generate import generate_maze
-    from verify.challenges.maze.matchlog import LogWriter
+    from verify.contests.maze.generate import generate_maze
+    from verify.contests.maze.matchlog import LogWriter
     maze = generate_maze(4, 1)
     path = maze.shortest_path()
     log = tmp_path / "match.jsonl"
@@ -340,7 +340,7 @@ def test_rank_html_writes_the_leaderboard_with_replays_and_from_results_without(
 
 def _short_deaths(desert: DesertMap, count: int) -> bytes:
     """``count`` distinct deaths of up to 5 turns each (moves and drops), each with its final map."""
-    from verify.challenges.desert.engine import Crossing, IllegalTurn, Outcome, Turn
+    from verify.contests.desert.engine import Crossing, IllegalTurn, Outcome, Turn
     found: list[bytes] = []
     for length in range(1, 6):
         for moves in itertools.product("UDLR", repeat=length):
@@ -362,7 +362,7 @@ def _short_deaths(desert: DesertMap, count: int) -> bytes:
 
 def test_a_page_of_thousands_of_short_attempts_stays_bounded(monkeypatch):
     """1,500 deaths (and no win), 500 attempts listed at most: the first and last 250 are."""
-    from verify.challenges.desert import replay as replays
+    from verify.contests.desert import replay as replays
     monkeypatch.setattr(replays, "MAX_ATTEMPTS", 500)
     desert = DesertMap.parse(b"." * 9 + b"\n" + (b"." * 4 + b"S" + b"." * 4 + b"\n") + b"." * 8 + b"E\n")
     output = _short_deaths(desert, 1500)

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.contract import BatchTask, CaseJob, TestCase
-from verify.challenges.desert import DesertCase, DesertOptions
-from verify.challenges.desert.judge import DesertJudge
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import STANDARD
-from verify.challenges.desert.presenter import PRESENTER
-from verify.challenges.desert.replay import desert_replay
 from verify.commands.jobs import load_checks, run_checks
 from verify.commands.site import SiteCapture, write_site
+from verify.contests.contract import BatchTask, CaseJob, TestCase
+from verify.contests.desert import DesertCase, DesertOptions
+from verify.contests.desert.judge import DesertJudge
+from verify.contests.desert.map import DesertMap
+from verify.contests.desert.notation import STANDARD
+from verify.contests.desert.presenter import PRESENTER
+from verify.contests.desert.replay import desert_replay
 from verify.grading import LocalRunner
 from verify.runner import Limits
 from verify.site.ahead import JobsAhead, built_ahead
@@ -119,7 +119,7 @@ def test_a_desert_check_with_html_uses_the_replays_built_during_its_runs(tmp_pat
             assert output is not None and output.ahead is not None, result.case
             built[result.case] = output.ahead.result.result()
 
-    import verify.challenges.desert.presenter as presenter
+    import verify.contests.desert.presenter as presenter
 
     def not_built_again(*args, **kwargs):
         raise AssertionError("a replay built ahead was built again")

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from verify.challenges.contract import TestCase
-from verify.challenges.desert import DesertCase, DesertOptions
-from verify.challenges.desert.judge import judge_bytes
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.presenter import PRESENTER as DESERT
+from verify.contests.contract import TestCase
+from verify.contests.desert import DesertCase, DesertOptions
+from verify.contests.desert.judge import judge_bytes
+from verify.contests.desert.map import DesertMap
+from verify.contests.desert.presenter import PRESENTER as DESERT
 from verify.entries import load_entry
 from verify.golf import score_entry
 from verify.results import CaseResult

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from verify.challenges.contract import (
+from verify.contests.contract import (
     BatchTask,
     Board,
     Contest,

@@ -101,7 +101,7 @@ def shared(tmp_path_factory) -> Iterator[dict[str, Path]]:
     hostile = root / "submissions" / "arrows" / "hostile"
     for entry in (victim, hostile):
         entry.mkdir(parents=True)
-        (entry / "entry.toml").write_text(f'name = "{entry.name}"\nchallenge = "arrows"\nlanguage = "python"\n'
+        (entry / "entry.toml").write_text(f'name = "{entry.name}"\ncontest = "arrows"\nlanguage = "python"\n'
                                           'source = "main.py"\n[arrows]\narrows = "english"\n')
     (victim / "main.py").write_text(golf)
     (cache / "a-build").write_text("a worker's cached build")

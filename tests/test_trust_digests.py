@@ -175,7 +175,7 @@ def contest(tmp_path: Path) -> Path:
     for name in ("g03-3x3.txt", "g04-4x4.txt"):
         shutil.copy(ROOT / "testcases" / "arrows" / name, root / "cases")
     shutil.copy(ROOT / "submissions" / "arrows" / "python-golf" / "golf.py", entry / "real.py")
-    (entry / "entry.toml").write_text('name = "linky"\nchallenge = "arrows"\nlanguage = "python"\n'
+    (entry / "entry.toml").write_text('name = "linky"\ncontest = "arrows"\nlanguage = "python"\n'
                                       'source = "main.py"\n[arrows]\narrows = "english"\n')
     (entry / "main.py").symlink_to("real.py")
     return root

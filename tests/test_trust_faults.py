@@ -115,7 +115,7 @@ def contest(tmp_path_factory) -> Path:
         entry = root / "submissions" / "arrows" / name
         entry.mkdir(parents=True)
         (entry / "main.py").write_text(source)
-        (entry / "entry.toml").write_text(f'name = "{name}"\nchallenge = "arrows"\nlanguage = "python"\n'
+        (entry / "entry.toml").write_text(f'name = "{name}"\ncontest = "arrows"\nlanguage = "python"\n'
                                           'source = "main.py"\n[arrows]\narrows = "english"\n')
     return root
 

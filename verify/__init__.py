@@ -4,7 +4,7 @@ The public API is small; everything else lives in its layer (docs/architecture.m
 
 - :class:`verify.Verdict` and :class:`verify.Status` -- the one result type of every contest.
 - :class:`verify.VerifyError` -- a problem with an input (map, entry, option), one line for people.
-- :mod:`verify.challenges` -- the contests and their contract; :mod:`verify.grading` -- how programs
+- :mod:`verify.contests` -- the contests and their contract; :mod:`verify.grading` -- how programs
   are judged; :mod:`verify.runner` -- languages, sandbox and limits, knowing nothing of any contest.
 
 The names load on first use, so that the command line starts fast.

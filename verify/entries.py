@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic
 
-from verify import challenges
-from verify.challenges.contract import Contest, Options, Payload
+from verify import contests
+from verify.contests.contract import Contest, Options, Payload
 from verify.errors import EntryError, VerifyError, quoted
 from verify.files import MAX_ENTRY_TOML_BYTES, MAX_SOURCE_BYTES, FileRefused, read_entry_file, scan_entry_folder
 from verify.programs import entry_program
@@ -33,19 +33,20 @@ ENTRY_FILE = "entry.toml"
 SOURCES = "sources"          # the compile cache's folder of sources alone (one folder per source)
 RUN_FOLDER = "run"           # in one: the folder a run sees, holding the source only
 INPUT_MODES = ("stdin", "args")
+CONTEST_KEYS = ("contest", "challenge")   # the field naming an entry's contest, and its other name
 _FIELDS: dict[str, type] = {
-    "name": str, "challenge": str, "language": str, "source": str, "flags": list,
+    "name": str, "contest": str, "language": str, "source": str, "flags": list,
     "input": str, "author": str, "description": str,
 }
 
 
 @dataclass
 class Entry(Generic[Options, Payload]):
-    """An entry of ``challenge``, its contest table parsed by it (``options``)."""
+    """An entry of ``contest``, its contest table parsed by it (``options``)."""
 
     name: str
     folder: Path
-    challenge: Contest[Options, Payload]
+    contest: Contest[Options, Payload]
     program: Program | None           # run on the cases (code golf), on its source alone; None: the roles
     options: Options
     input: str = "stdin"
@@ -56,8 +57,8 @@ class Entry(Generic[Options, Payload]):
 
     @property
     def label(self) -> str:
-        """How reports name the entry: challenge/folder."""
-        return f"{self.challenge.name}/{self.folder.name}"
+        """How reports name the entry: contest/folder."""
+        return f"{self.contest.name}/{self.folder.name}"
 
     @property
     def language(self) -> str | None:
@@ -73,7 +74,7 @@ class Entry(Generic[Options, Payload]):
 
     def programs(self) -> list[Program]:
         """Every program it runs: its own, or those of its contest's roles (built before anything runs)."""
-        return [self.program] if self.program is not None else list(self.challenge.programs(self.options))
+        return [self.program] if self.program is not None else list(self.contest.programs(self.options))
 
 
 def entry_label(path: Path) -> str:
@@ -101,9 +102,9 @@ def load_entry(path: Path | str) -> Entry[Any, Any]:
         raise EntryError(label, None, str(error)) from None
     data = _read_toml(label, folder)
 
-    challenge_name = _challenge_name(label, data)
-    challenge = challenges.get(challenge_name)
-    _check_fields(label, data, challenge_name)
+    contest_name = _contest_name(label, data)
+    contest = contests.get(contest_name)
+    _check_fields(label, data, contest_name)
 
     name = data.get("name", folder.name)
     if not name.strip():
@@ -120,39 +121,46 @@ def load_entry(path: Path | str) -> Entry[Any, Any]:
     if language is not None:
         declared = entry_program(label, "", language, source, data.get("flags", []), folder)
         program = source_alone(label, declared, folder)
-    elif challenge.needs_program():
+    elif contest.needs_program():
         raise EntryError(label, "language", "missing (a code-golf entry needs language and source)")
 
-    options = _contest_options(label, challenge, data.get(challenge_name, {}), folder)
-    return Entry(name=name, folder=folder, challenge=challenge, program=program, input=input_mode,
+    options = _contest_options(label, contest, data.get(contest_name, {}), folder)
+    return Entry(name=name, folder=folder, contest=contest, program=program, input=input_mode,
                  author=data.get("author", ""), description=data.get("description", ""), options=options, raw=data,
                  source_file=declared.source if declared else None)
 
 
-def _challenge_name(label: str, data: dict[str, Any]) -> str:
-    """The entry's challenge field, a contest verify knows."""
-    challenge_name = data.get("challenge")
-    if challenge_name is None:
-        raise EntryError(label, "challenge", f"missing (one of: {', '.join(challenges.names())})")
-    if not isinstance(challenge_name, str):
-        raise EntryError(label, "challenge", f"expected a string, not {_type_name(challenge_name)}")
-    if challenge_name not in challenges.names():
-        raise EntryError(label, "challenge",
-                         f"unknown challenge {quoted(challenge_name)} (known: {', '.join(challenges.names())})")
-    return challenge_name
+def _contest_name(label: str, data: dict[str, Any]) -> str:
+    """The entry's contest field, a contest verify knows. ``contest`` names it; ``challenge`` is another
+    name for the key (the bundled entries use it; both given: they must agree)."""
+    given = [key for key in CONTEST_KEYS if key in data]
+    if not given:
+        raise EntryError(label, "contest", f"missing (one of: {', '.join(contests.names())})")
+    if len(given) == 2 and data["contest"] != data["challenge"]:
+        raise EntryError(label, None, "contest and challenge name different contests (give one of them)")
+    key = given[0]
+    contest_name = data[key]
+    if not isinstance(contest_name, str):
+        raise EntryError(label, key, f"expected a string, not {_type_name(contest_name)}")
+    if contest_name not in contests.names():
+        raise EntryError(label, key,
+                         f"unknown contest {quoted(contest_name)} (known: {', '.join(contests.names())})")
+    return contest_name
 
 
-def _check_fields(label: str, data: dict[str, Any], challenge_name: str) -> None:
+def _check_fields(label: str, data: dict[str, Any], contest_name: str) -> None:
     """EntryError for the first field of entry.toml that is unknown or of the wrong type
     (the contest's own table, named after it, is checked by the contest)."""
     for key, value in data.items():
-        if key == challenge_name:
+        if key in CONTEST_KEYS:
+            continue               # read by _contest_name
+        if key == contest_name:
             if not isinstance(value, dict):
                 raise EntryError(label, key, f"expected a table [{key}], not {_type_name(value)}")
             continue
         if key not in _FIELDS:
             raise EntryError(label, quoted(key)[1:-1],
-                             f"unknown field (known: {', '.join([*_FIELDS, challenge_name])})")
+                             f"unknown field (known: {', '.join([*_FIELDS, contest_name])})")
         if not isinstance(value, _FIELDS[key]):
             raise EntryError(label, key, f"expected {_FIELDS[key].__name__}, not {_type_name(value)}")
 
@@ -215,17 +223,17 @@ def _store_source(stored: Path, name: str, source: bytes, label: str) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _contest_options(label: str, challenge: Contest[Options, Any], table: dict[str, Any], folder: Path) -> Options:
+def _contest_options(label: str, contest: Contest[Options, Any], table: dict[str, Any], folder: Path) -> Options:
     """The contest's own table, checked by the contest; a failure of its code on a hostile
     table is still one EntryError line naming the table."""
     try:
-        return challenge.parse_options(label, table, folder)
+        return contest.parse_options(label, table, folder)
     except VerifyError:
         raise
     except RecursionError:
-        raise EntryError(label, challenge.name, "nests lists or tables too deeply") from None
+        raise EntryError(label, contest.name, "nests lists or tables too deeply") from None
     except Exception as error:
-        raise EntryError(label, challenge.name, f"cannot be read ({type(error).__name__})") from None
+        raise EntryError(label, contest.name, f"cannot be read ({type(error).__name__})") from None
 
 
 def _read_toml(label: str, folder: Path) -> dict[str, Any]:
@@ -246,12 +254,12 @@ def _read_toml(label: str, folder: Path) -> dict[str, Any]:
         raise EntryError(label, None, f"{ENTRY_FILE} cannot be read as TOML ({type(error).__name__})") from None
 
 
-def find_entries(root: Path, challenge: str | None = None) -> list[Path]:
-    """Entry folders under ``root`` (submissions/), optionally of one challenge, sorted."""
+def find_entries(root: Path, contest: str | None = None) -> list[Path]:
+    """Entry folders under ``root`` (submissions/), optionally of one contest, sorted."""
     root = Path(root)
     if not root.is_dir():
         raise VerifyError(f"no submissions folder {str(root)!r}")
-    pattern = f"{challenge}/*/{ENTRY_FILE}" if challenge else f"*/*/{ENTRY_FILE}"
+    pattern = f"{contest}/*/{ENTRY_FILE}" if contest else f"*/*/{ENTRY_FILE}"
     return sorted(p.parent for p in root.glob(pattern))
 
 

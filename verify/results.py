@@ -44,7 +44,7 @@ def _field(data: Any, key: str, kind: type | tuple[type, ...], default: Any = ..
 class CaseResult:
     """One entry on one case: the verdict, and what the run cost."""
 
-    entry: str                     # the entry's label (challenge/folder)
+    entry: str                     # the entry's label (contest/folder)
     case: str
     verdict: Verdict
     time: float = 0.0              # wall seconds

@@ -21,9 +21,9 @@ import argparse
 import statistics
 import time
 
-from verify.challenges.arrows.generator import Difficulty, generate
-from verify.challenges.arrows.naive import naive_solutions
-from verify.challenges.arrows.solver import SearchBudgetExceeded, SolveStats, solutions
+from verify.contests.arrows.generator import Difficulty, generate
+from verify.contests.arrows.naive import naive_solutions
+from verify.contests.arrows.solver import SearchBudgetExceeded, SolveStats, solutions
 
 TATHAM_MS = {10: (0.4, 11.0), 20: (3.0, None)}
 

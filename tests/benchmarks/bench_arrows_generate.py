@@ -28,7 +28,7 @@ OLD_DEFAULT = "66e7958"      # the generator that proved uniqueness by search af
 
 CHILD = """
 import json, sys, time
-from verify.challenges.arrows import generator
+from verify.contests.arrows import generator
 size, seed = int(sys.argv[1]), int(sys.argv[2])
 started, cpu = time.perf_counter(), time.process_time()
 puzzle = generator.generate(size, size, seed)

@@ -33,11 +33,11 @@ import sys
 import time
 from pathlib import Path
 
-from verify.challenges.arrows import CHALLENGE
-from verify.challenges.arrows.generator import generate_puzzle
-from verify.challenges.arrows.kernel import library
-from verify.challenges.arrows.model import NO_ARROW, Puzzle
-from verify.challenges.arrows.solver import SolveStats, deduces, solutions
+from verify.contests.arrows import CONTEST
+from verify.contests.arrows.generator import generate_puzzle
+from verify.contests.arrows.kernel import library
+from verify.contests.arrows.model import NO_ARROW, Puzzle
+from verify.contests.arrows.solver import SolveStats, deduces, solutions
 
 SIGNPOST = "/usr/games/sgt-signpost"
 GAME_ID = re.compile(r"(\d+)x(\d+):([0-9a-h]+)")
@@ -106,7 +106,7 @@ def median(values) -> float:
 def start_up() -> None:
     """What verify's command spends before generating: the interpreter without and with its
     site (the .pth files of the installation), click, the CLI, the gen command's module."""
-    module = CHALLENGE.commands["gen"].split(":")[0]
+    module = CONTEST.commands["gen"].split(":")[0]
     steps = [("python3 -S -c pass", ["-S", "-c", "pass"]), ("python3 -c pass", ["-c", "pass"]),
              ("import click", ["-c", "import click"]), ("import verify.cli", ["-c", "import verify.cli"]),
              (f"import {module}", ["-c", f"import {module}"])]

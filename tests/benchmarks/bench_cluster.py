@@ -35,8 +35,8 @@ import dask  # noqa: E402
 from distributed import LocalCluster  # noqa: E402
 from maze_koth import run_tournament  # noqa: E402
 
-from verify.challenges.maze.play import MazeLimits  # noqa: E402
-from verify.challenges.maze.tournament import Contestant, MatchJob, MazeJob, board_of  # noqa: E402
+from verify.contests.maze.play import MazeLimits  # noqa: E402
+from verify.contests.maze.tournament import Contestant, MatchJob, MazeJob, board_of  # noqa: E402
 from verify.entries import find_entries, load_entry  # noqa: E402
 from verify.executors.dask import DaskExecutor  # noqa: E402
 from verify.grading import Grader, LocalRunner  # noqa: E402

@@ -40,8 +40,8 @@ def child(entry_name: str, case_name: str, rounds: int) -> dict:
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_desert_loop import c_loop
 
-    from verify.challenges.contract import TestCase
-    from verify.challenges.desert.map import DesertMap
+    from verify.contests.contract import TestCase
+    from verify.contests.desert.map import DesertMap
     from verify.entries import load_entry
     from verify.grading import LocalRunner, grade_case
     from verify.runner import Limits, prepare
@@ -94,7 +94,7 @@ def child(entry_name: str, case_name: str, rounds: int) -> dict:
 
 def judge_alone(desert, output: bytes, options) -> float:
     """Wall seconds of the judge by itself on the saved output, fed in the runner's 64 KiB chunks."""
-    from verify.challenges.desert.judge import DesertJudge
+    from verify.contests.desert.judge import DesertJudge
     judge = DesertJudge(desert, options.notation, options.order, options.deaths)
     judge.feed(b"")                       # loads the compiled loop before the clock starts
     started = time.perf_counter()

@@ -5,7 +5,7 @@ with every square of S-E distance) and judges its output on straight one-row map
 and E at distance 14..24. For each size it prints: output bytes, turns, the entry's own
 time (stdout to /dev/null, and into a pipe that a reader drains without judging), the
 judge's time (a) kernel on the saved output file, (b) kernel on the entry's pipe, fed
-synchronously and, as the challenge judges a run, on a worker thread (``ConcurrentJudge``),
+synchronously and, as the contest judges a run, on a worker thread (``ConcurrentJudge``),
 (c) ``verify.judging.judge_run`` (runner + sandbox + judge, what ``verify check`` does per
 case), and once per size the ``verify check`` command itself, turns per second of
 replay (of the whole judge, and of the compiled loop by itself), and the judge's peak memory (max RSS of the judging child process;
@@ -43,8 +43,8 @@ def _peak_rss() -> int:
 
 
 def _judge(map_bytes: bytes, fast: bool):
-    from verify.challenges.desert.judge import DesertJudge
-    from verify.challenges.desert.map import DesertMap
+    from verify.contests.desert.judge import DesertJudge
+    from verify.contests.desert.map import DesertMap
     return DesertJudge(DesertMap.parse(map_bytes), fast=fast)
 
 
@@ -81,7 +81,7 @@ def child_pipe(map_path: str, binary: str, judged: str) -> dict:
     map_bytes = Path(map_path).read_bytes()
     judge = _judge(map_bytes, True) if judged in ("judge", "concurrent", "concurrent-1m") else None
     read_size = CHUNK
-    if judged.startswith("concurrent"):   # as the challenge judges a run: on a worker thread
+    if judged.startswith("concurrent"):   # as the contest judges a run: on a worker thread
         from verify.grading.concurrent import ConcurrentJudge
         judge = ConcurrentJudge(judge)
     if judge is not None:
@@ -109,7 +109,7 @@ def child_pipe(map_path: str, binary: str, judged: str) -> dict:
 
 def child_judge_run(map_path: str) -> dict:
     """``verify.judging.judge_run``: runner (sandbox, limits, pipe) + streaming judge, as ``verify check``."""
-    from verify.challenges.contract import TestCase
+    from verify.contests.contract import TestCase
     from verify.entries import load_entry
     from verify.grading import LocalRunner, grade_case
     from verify.runner import Limits
@@ -133,7 +133,7 @@ def child_loop(map_path: str, output_path: str) -> dict:
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_desert_loop import c_loop
 
-    from verify.challenges.desert.map import DesertMap
+    from verify.contests.desert.map import DesertMap
     desert = DesertMap.parse(Path(map_path).read_bytes())
     spent, turns, _ = c_loop(desert, Path(output_path).read_bytes())
     return {"time": spent, "turns": turns}
@@ -144,14 +144,14 @@ def child_paired(map_path: str, binary: str, rounds: str) -> dict:
     process with the entry alone, ``rounds`` times each: a paired comparison under the same load."""
     import statistics
 
-    from verify.challenges.contract import TestCase
-    from verify.challenges.desert import CHALLENGE
+    from verify.contests.contract import TestCase
+    from verify.contests.desert import CONTEST
     from verify.entries import load_entry
     from verify.grading import LocalRunner, grade_case
     from verify.runner import Limits
     entry = load_entry(ENTRY)
     limits = Limits(wall_time=120, cpu_time=120, memory=1 << 30, output=1 << 31)
-    beside = CHALLENGE.judge_beside_run
+    beside = CONTEST.judge_beside_run
     warm = b"SE\n"
     grade_case(LocalRunner(), entry, TestCase("warm", warm, None, (warm.decode(),)), limits)
     map_bytes = Path(map_path).read_bytes()
@@ -163,12 +163,12 @@ def child_paired(map_path: str, binary: str, rounds: str) -> dict:
         for mode, judged in (("pipe 64K", "concurrent"), ("pipe 1M", "concurrent-1m")):
             times[mode].append(child_pipe(map_path, binary, judged)["time"])
         for mode, on_worker in (("synchronous", False), ("concurrent", True)):
-            CHALLENGE.judge_beside_run = on_worker      # False: the runner's thread feeds the DesertJudge
+            CONTEST.judge_beside_run = on_worker      # False: the runner's thread feeds the DesertJudge
             started = time.perf_counter()
             result = grade_case(LocalRunner(), entry, case, limits)
             times[mode].append(time.perf_counter() - started)
             assert result.verdict.accepted, result.verdict.message
-    CHALLENGE.judge_beside_run = beside
+    CONTEST.judge_beside_run = beside
     return {mode: {"min": min(values), "median": statistics.median(values)} for mode, values in times.items()}
 
 
@@ -335,7 +335,7 @@ def main() -> None:
                   f"{check_wall / alone:>6.2f} {exact:>7.3f} {rss:>7.1f} {baseline:>5.0f}", flush=True)
     print("columns: entry = entry alone, stdout to /dev/null; e|pipe = entry into a pipe drained without "
           "judging; kernel = judge on the saved file (64 KiB chunks), Mturn/s its turns per wall second, cpu its CPU seconds, loop M/s the turns per second inside the compiled loop's calls, alone the loop by itself over the file (M turns per CPU second); k|pipe = entry piped into the judge, fed synchronously; "
-          "c|pipe = the same with the judge on a worker thread (ConcurrentJudge, as the challenge runs it); c|1M = that with a 1 MiB pipe read 1 MiB at a time; "
+          "c|pipe = the same with the judge on a worker thread (ConcurrentJudge, as the contest runs it); c|1M = that with a 1 MiB pipe read 1 MiB at a time; "
           "run = verify.judging.judge_run (sandbox + runner + judge); case = the case's time as `verify check` "
           "reports it; check = the whole `verify check` "
           "command (process start, imports, demo case); exact = exact path alone on the file; RSS = peak "

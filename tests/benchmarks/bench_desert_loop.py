@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from verify.challenges.desert.kernel import (  # noqa: E402
+from verify.contests.desert.kernel import (  # noqa: E402
     REPLAY_ARGUMENTS,
     Digest,
     Params,
@@ -42,8 +42,8 @@ from verify.challenges.desert.kernel import (  # noqa: E402
     byte_view,
     compiled_replay,
 )
-from verify.challenges.desert.kernel_build import FLAGS, compiler_path, constants_header  # noqa: E402
-from verify.challenges.desert.kernel_tables import (  # noqa: E402
+from verify.contests.desert.kernel_build import FLAGS, compiler_path, constants_header  # noqa: E402
+from verify.contests.desert.kernel_tables import (  # noqa: E402
     P_END,
     P_HEIGHT,
     P_START,
@@ -56,8 +56,8 @@ from verify.challenges.desert.kernel_tables import (  # noqa: E402
     TABLE_ROWS,
     compile_notation,
 )
-from verify.challenges.desert.map import DesertMap  # noqa: E402
-from verify.challenges.desert.notation import LRUD_XY, STANDARD, Notation  # noqa: E402
+from verify.contests.desert.map import DesertMap  # noqa: E402
+from verify.contests.desert.notation import LRUD_XY, STANDARD, Notation  # noqa: E402
 
 ENTRY = ROOT / "submissions" / "desert" / "recursive-c"
 LRUD_XY_ENTRY = ROOT / "submissions" / "desert" / "perl-lrud-xy"
@@ -122,7 +122,7 @@ def replay_all(desert: DesertMap, output: bytes, call: Callable, fresh: Callable
 
 def old_c_replay(reference: str, scratch: Path) -> Callable[..., int] | None:
     """The C loop of commit ``reference`` (None if that commit has no kernel.c or it does not build)."""
-    shown = subprocess.run(["git", "show", f"{reference}:verify/challenges/desert/kernel.c"], cwd=ROOT,
+    shown = subprocess.run(["git", "show", f"{reference}:verify/contests/desert/kernel.c"], cwd=ROOT,
                            capture_output=True, text=True)
     compiler = compiler_path()
     if shown.returncode != 0 or compiler is None:
@@ -171,7 +171,7 @@ def numba_loop(reference: str) -> Callable | None:
         import numpy  # noqa: F401
     except ImportError:
         return None
-    shown = subprocess.run(["git", "show", f"{reference}:verify/challenges/desert/kernel_jit.py"], cwd=ROOT,
+    shown = subprocess.run(["git", "show", f"{reference}:verify/contests/desert/kernel_jit.py"], cwd=ROOT,
                            capture_output=True, text=True)
     if shown.returncode != 0:
         return None

@@ -9,10 +9,10 @@ from __future__ import annotations
 import itertools
 import time
 
-from verify.challenges.desert.engine import PICK, Crossing, Turn
-from verify.challenges.desert.judge import DesertJudge
-from verify.challenges.desert.map import DesertMap
-from verify.challenges.desert.notation import LRUD_XY, STANDARD
+from verify.contests.desert.engine import PICK, Crossing, Turn
+from verify.contests.desert.judge import DesertJudge
+from verify.contests.desert.map import DesertMap
+from verify.contests.desert.notation import LRUD_XY, STANDARD
 
 CHUNK = 1 << 20
 

@@ -26,11 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from verify.challenges.maze.fog import FogOfWar  # noqa: E402
-from verify.challenges.maze.match import Match  # noqa: E402
-from verify.challenges.maze.matchlog import LogWriter  # noqa: E402
-from verify.challenges.maze.model import ANY_SIZE, Maze, format_cell  # noqa: E402
-from verify.challenges.maze.play import MazeLimits  # noqa: E402
+from verify.contests.maze.fog import FogOfWar  # noqa: E402
+from verify.contests.maze.match import Match  # noqa: E402
+from verify.contests.maze.matchlog import LogWriter  # noqa: E402
+from verify.contests.maze.model import ANY_SIZE, Maze, format_cell  # noqa: E402
+from verify.contests.maze.play import MazeLimits  # noqa: E402
 from verify.grading import LocalRunner  # noqa: E402
 from verify.grading.interactive import asker  # noqa: E402
 from verify.runner import Limits, Program, prepare, run_program  # noqa: E402

@@ -83,21 +83,21 @@ def overhead(program: Program, stdin: bytes, repeat: int, label: str) -> None:
 
 
 def parallel(runs: int) -> None:
-    import echo_challenge
+    import echo_contest
 
-    from verify import challenges
+    from verify import contests
     from verify.commands.jobs import load_checks, run_checks
     from verify.grading import LocalRunner
 
-    real_names, real_get = challenges.names, challenges.get
-    challenges.names = lambda: tuple(sorted({*real_names(), "echo"}))
-    challenges.get = lambda name: echo_challenge.CHALLENGE if name == "echo" else real_get(name)
+    real_names, real_get = contests.names, contests.get
+    contests.names = lambda: tuple(sorted({*real_names(), "echo"}))
+    contests.get = lambda name: echo_contest.CONTEST if name == "echo" else real_get(name)
     with tempfile.TemporaryDirectory(prefix="bench-runner-") as folder:
         root = Path(folder)
         os.chmod(root, 0o755)
         burn = "import sys\nx = 0\nfor i in range(6_000_000): x += i\nsys.stdout.write(sys.stdin.read())\n"
-        entry = echo_challenge.write_entry(root / "submissions" / "echo" / "burn", "burn.py", burn)
-        cases = echo_challenge.write_cases(root / "testcases" / "echo",
+        entry = echo_contest.write_entry(root / "submissions" / "echo" / "burn", "burn.py", burn)
+        cases = echo_contest.write_cases(root / "testcases" / "echo",
                                            {f"case{i:02d}": (b"%d\n" % i, b"%d\n" % i) for i in range(runs)})
         limits = Limits(wall_time=60, cpu_time=60)
         timings = {}

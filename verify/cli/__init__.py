@@ -3,7 +3,7 @@
 Every subcommand lives in its own module and is imported only when it runs (or
 when a help page lists it), following click's documented LazyGroup pattern, so
 ``import verify.cli`` stays cheap. Contests add commands through their
-``commands`` table (:class:`~verify.challenges.contract.Contest`): to the groups
+``commands`` table (:class:`~verify.contests.contract.Contest`): to the groups
 ``judge``, ``solve``, ``gen`` and ``koth``, and a group of their own (``verify <contest> ...``).
 
 Every bad input ends in one line on stderr and exit code 2; a rejected entry
@@ -46,29 +46,29 @@ def load_command(path: str) -> click.Command:
 
 def _contest_commands(kind: str) -> dict[str, str]:
     """contest name -> import path of its command of this kind ("" for its own group)."""
-    from verify import challenges
+    from verify import contests
     found = {}
-    for name in challenges.names():
+    for name in contests.names():
         try:
-            path = challenges.get(name).commands.get(kind)
+            path = contests.get(name).commands.get(kind)
         except VerifyError:         # a contest that does not load: listed nowhere; using it says why
             continue
         if path:
             found[name] = path
-        elif kind == "koth" and challenges.get(name).tournament:
+        elif kind == "koth" and contests.get(name).tournament:
             found[name] = TOURNAMENT_COMMAND
     return found
 
 
 def _contest_command(contest: str, kind: str) -> click.Command | None:
     """The contest's command of this kind ("" for its own group), or None."""
-    from verify import challenges
-    if contest not in challenges.names():
+    from verify import contests
+    if contest not in contests.names():
         return None
-    path = challenges.get(contest).commands.get(kind)
-    if not path and kind == "koth" and challenges.get(contest).tournament:
+    path = contests.get(contest).commands.get(kind)
+    if not path and kind == "koth" and contests.get(contest).tournament:
         from verify.cli.koth import koth_command  # any contest with a Tournament: the core's driver
-        return koth_command(challenges.get(contest))
+        return koth_command(contests.get(contest))
     return load_command(path) if path else None
 
 
@@ -115,9 +115,9 @@ def _use_contest_paths(ctx: click.Context) -> None:
     from verify.cli.options import settings_of
     folders = settings_of(ctx).contest_path
     if folders:
-        from verify import challenges
+        from verify import contests
         for folder in folders:
-            challenges.add_contest_path(folder)
+            contests.add_contest_path(folder)
 
 
 @click.group(cls=MainGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})

@@ -39,7 +39,7 @@ def _writes(context: click.Context, parameter: click.Parameter, values: tuple[st
 @click.option("--write", "writes", multiple=True, metavar="FORMAT=PATH", callback=_writes,
               help="Also write the report in FORMAT to PATH (repeatable), e.g. junit=report.xml.")
 @click.option("--testcases", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Folder of test cases (default: testcases/<challenge>).")
+              default=None, help="Folder of test cases (default: testcases/<contest>).")
 @click.option("--case", "cases", multiple=True, metavar="PATTERN",
               help="Only the cases whose name matches (shell pattern, e.g. 'one-row-*'; repeatable).")
 @click.option("--changed-since", metavar="REF",

@@ -1,5 +1,5 @@
 """``verify koth <contest>``: the tournament of any contest that has one (its
-:class:`~verify.challenges.contract.Tournament`), played by the core's driver
+:class:`~verify.contests.contract.Tournament`), played by the core's driver
 (:mod:`verify.pipeline.tournament`). The options every tournament has are here; a
 contest adds its own (``Tournament.options``), given to it as text."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from verify.challenges.contract import Contest, Presenter, Tournament, TournamentOption
 from verify.cli.options import cluster_option, report_format_option, runner_option, settings_of
+from verify.contests.contract import Contest, Presenter, Tournament, TournamentOption
 from verify.errors import VerifyError
 from verify.reports.formats import KOTH
 

@@ -1,4 +1,4 @@
-"""``verify rank [CHALLENGE]``."""
+"""``verify rank [CONTEST]``."""
 from __future__ import annotations
 
 import difflib
@@ -57,11 +57,11 @@ def regenerate_command(ctx: click.Context) -> str:
 
 
 @click.command(cls=RankCommand)
-@click.argument("challenge", required=False)
+@click.argument("contest", required=False)
 @click.option("--submissions", type=click.Path(file_okay=False, path_type=Path),
-              default="submissions", show_default=True, help="Folder holding <challenge>/<entry>/.")
+              default="submissions", show_default=True, help="Folder holding <contest>/<entry>/.")
 @click.option("--testcases", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Folder of test cases (default: testcases/<challenge>).")
+              default=None, help="Folder of test cases (default: testcases/<contest>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Runs at the same time for the entries not checked yet (default: the number of cores).")
 @report_format_option(RANK)
@@ -83,10 +83,10 @@ def regenerate_command(ctx: click.Context) -> str:
 @click.option("--per-language", is_flag=True, help="Also a board per language (code.golf's way) after the overall one.")
 @limit_options
 @runner_option
-def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs: int | None, output_format: str,
+def rank(contest: str | None, submissions: Path, testcases: Path | None, jobs: int | None, output_format: str,
          fresh: bool, results: Path | None, output: Path | None, expected: Path | None, html: Path | None,
          by: str, per_language: bool, runner: Any, **limits: Any) -> None:
-    """Leaderboard of the code-golf entries under --submissions (of CHALLENGE, or all).
+    """Leaderboard of the code-golf entries under --submissions (of CONTEST, or all).
 
     Score: source bytes plus interpreter-flag penalties (docs/entries.md). Only entries
     passing every case are ranked; the others are listed with the reason. Ties go to the
@@ -106,12 +106,12 @@ def rank(challenge: str | None, submissions: Path, testcases: Path | None, jobs:
     if html is not None:        # first: its runs refresh the cache that the leaderboard then reads
         from verify.commands.site import prepare_site, write_rank_site
         prepare_site(html)
-        write_rank_site(html, runner, challenge, submissions=submissions, testcases=testcases, jobs=jobs,
+        write_rank_site(html, runner, contest, submissions=submissions, testcases=testcases, jobs=jobs,
                         limits=make_limits(**limits), results=results)
         fresh = False
     inputs = RankInputs(submissions=submissions, testcases=testcases, jobs=jobs, fresh=fresh,
                         limits=make_limits(**limits), results=results)
-    boards = run_rank(runner, challenge, inputs, settings=settings_of(context), fmt=output_format, by=by,
+    boards = run_rank(runner, contest, inputs, settings=settings_of(context), fmt=output_format, by=by,
                       languages_too=per_language)
     text = boards.report.rstrip("\n") + "\n"
     if expected is not None:

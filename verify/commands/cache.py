@@ -19,8 +19,8 @@ import time
 from functools import cache
 from pathlib import Path
 
-from verify.challenges.contract import BatchTask
 from verify.commands.jobs import Blocked, EntryCheck, default_testcases_root
+from verify.contests.contract import BatchTask
 from verify.errors import VerifyError
 from verify.files import (
     MAX_SOURCE_BYTES,
@@ -102,7 +102,7 @@ def check_key(check: EntryCheck, limits: Limits, isolation: str, testcases: Path
                         b"strict" if task.strict_exit else b"lenient")
         else:
             digest.item(b"match", name, repr((task.persistent, task.limits, task.step_timeout)).encode())
-    digest.item(b"context", json.dumps([package_digest(), _contest_digest(type(entry.challenge).__module__),
+    digest.item(b"context", json.dumps([package_digest(), _contest_digest(type(entry.contest).__module__),
                                         tools, isolation, repr(limits), sys.version]).encode())
     return digest.hexdigest()[:32]
 

@@ -108,15 +108,15 @@ def _contest_folders(root: Path) -> dict[str, str]:
     """folder -> the part's name, for the folders of ``root`` the contests own: each tournament's
     default logs, and each contest's ``cache_folders``. A contest that does not load owns none
     (nor do any when the contests cannot be listed): its folders are left alone."""
-    from verify import challenges
+    from verify import contests
     found: dict[str, str] = {}
     try:
-        names = challenges.names()
+        names = contests.names()
     except VerifyError:         # a bad contest folder: the cache is still shown, and nothing is removed
         return found
     for name in names:
         try:
-            contest = challenges.get(name)
+            contest = contests.get(name)
         except VerifyError:
             continue
         if contest.tournament:

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path, PurePosixPath
 
-from verify import challenges
+from verify import contests
 from verify.errors import VerifyError, quoted
 
 GIT_TIMEOUT = 60.0
@@ -100,7 +100,7 @@ def _contest_code(repository: Path, contest: str) -> Path | None:
     """The folder of the contest's own code when it lives in the repository (a --contest-path
     folder there), else None (built in, or installed: not the change's to edit)."""
     try:
-        module = sys.modules.get(type(challenges.get(contest)).__module__)
+        module = sys.modules.get(type(contests.get(contest)).__module__)
     except VerifyError:
         return None
     location = getattr(module, "__file__", None)

@@ -62,7 +62,7 @@ def _read_as_a_case(entry: Entry, saved: Path) -> bool:
     """Whether the contest reads the saved file, in its folder, as a test case of that name (a
     contest whose case is several files, an input and its expected output, does not)."""
     try:
-        return any(case.name == saved.stem for case in entry.challenge.testcases(saved.parent))
+        return any(case.name == saved.stem for case in entry.contest.testcases(saved.parent))
     except (VerifyError, OSError, ValueError):
         return False
 

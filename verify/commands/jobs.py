@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from verify.challenges.contract import Task, TestCase
+from verify.contests.contract import Task, TestCase
 from verify.entries import Entry, entry_label, load_entry
 from verify.errors import EntryError, VerifyError
 from verify.grading import Grader, Runner

@@ -4,13 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from verify import challenges
-from verify.challenges.contract import Scoring
+from verify import contests
 from verify.commands.cache import ResultCache, check_key
 from verify.commands.cache_admin import max_bytes, prune_cache
 from verify.commands.check import results_cache, run_with_progress
 from verify.commands.jobs import load_checks
 from verify.commands.standings import entry_standing
+from verify.contests.contract import Scoring
 from verify.entries import find_entries
 from verify.errors import VerifyError
 from verify.golf import Standing, per_language, rank_standings
@@ -22,12 +22,12 @@ from verify.runner.languages import languages
 from verify.settings import Settings
 
 
-def code_golf_contests(challenge: str | None) -> list[str]:
-    if challenge is None:
-        return [n for n in challenges.names() if challenges.get(n).scoring is Scoring.BYTES]
-    if challenges.get(challenge).scoring is not Scoring.BYTES:
-        raise VerifyError(f"{challenge} is not a code-golf contest (its leaderboard: verify koth {challenge})")
-    return [challenge]
+def code_golf_contests(contest: str | None) -> list[str]:
+    if contest is None:
+        return [n for n in contests.names() if contests.get(n).scoring is Scoring.BYTES]
+    if contests.get(contest).scoring is not Scoring.BYTES:
+        raise VerifyError(f"{contest} is not a code-golf contest (its leaderboard: verify koth {contest})")
+    return [contest]
 
 
 @dataclass
@@ -52,14 +52,14 @@ class RankInputs:
     results: Path | None = None
 
 
-def rank(runner: Runner, challenge: str | None, inputs: RankInputs, *, settings: Settings, fmt: str,
+def rank(runner: Runner, contest: str | None, inputs: RankInputs, *, settings: Settings, fmt: str,
          by: str = "bytes", languages_too: bool = False) -> Leaderboards:
     """``settings``: where the cache is, and its bound (settings.py).
     ``by``: "bytes" or "chars"; ``languages_too``: a board per language beside the overall one."""
     bound = max_bytes(settings.cache_max_mb)    # a bad $VERIFY_CACHE_MAX_MB: one line before anything runs
     language_names = {key: lang.name for key, lang in languages().items()}
     reports, ranked = [], 0
-    for name in code_golf_contests(challenge):
+    for name in code_golf_contests(contest):
         standings = leaderboard(runner, name, inputs, by, settings=settings)
         ranked += sum(1 for s in standings if s.rank is not None)
         boards = per_language(standings, by) if languages_too else None
@@ -70,14 +70,14 @@ def rank(runner: Runner, challenge: str | None, inputs: RankInputs, *, settings:
     return Leaderboards("\n\n".join(reports), ranked)
 
 
-def leaderboard(runner: Runner, challenge: str, inputs: RankInputs, by: str = "bytes", *,
+def leaderboard(runner: Runner, contest: str, inputs: RankInputs, by: str = "bytes", *,
                 settings: Settings) -> list[Standing]:
-    """Check (or reuse the cached check of, in the settings' cache) every entry of `challenge`, then rank them.
+    """Check (or reuse the cached check of, in the settings' cache) every entry of `contest`, then rank them.
     An unchanged entry is not run again (see :mod:`verify.commands.cache`); --fresh runs all;
     with ``inputs.results`` nothing runs: the checks come from that folder."""
     submissions, testcases, jobs, fresh = inputs.submissions, inputs.testcases, inputs.jobs, inputs.fresh
     limits, results = inputs.limits, inputs.results
-    checks = load_checks(find_entries(submissions, challenge), testcases)
+    checks = load_checks(find_entries(submissions, contest), testcases)
     cache = ResultCache(results) if results is not None else results_cache(settings)
     keys = [check_key(c, limits, runner.isolation, testcases) for c in checks]
     outcomes: dict[int, CheckResult] = {}      # by the check's place among `checks`
@@ -99,6 +99,6 @@ def leaderboard(runner: Runner, challenge: str, inputs: RankInputs, by: str = "b
             if key is not None and check_key(checks[position], limits, runner.isolation, testcases) == key:
                 cache.store(key, outcome)
             outcomes[position] = outcome
-    flag_rule = challenges.get(challenge).flag_rule
+    flag_rule = contests.get(contest).flag_rule
     standings = [entry_standing(check, outcomes[position], flag_rule) for position, check in enumerate(checks)]
     return rank_standings(standings, by)

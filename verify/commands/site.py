@@ -13,11 +13,11 @@ from concurrent.futures import ThreadPoolExecutor
 from itertools import repeat
 from pathlib import Path
 
-from verify import challenges
-from verify.challenges.contract import BatchTask, Scoring, TestCase
+from verify import contests
 from verify.commands.cache import ResultCache, check_key
 from verify.commands.jobs import EntryCheck, load_checks, run_checks
 from verify.commands.standings import entry_standing
+from verify.contests.contract import BatchTask, Scoring, TestCase
 from verify.entries import find_entries
 from verify.files import FileRefused, make_output_folder, read_entry_file
 from verify.golf import MAX_SOURCE_BYTES, rank_standings
@@ -68,7 +68,7 @@ class SiteCapture(Observer):
 def _replay_ahead(check: EntryCheck, ahead: JobsAhead) -> dict[str, Judged]:
     """For each case of ``check`` (by name): what hands the work of its page to ``ahead`` once judged."""
     entry = check.entry
-    presenter = entry.challenge.load_presenter() if entry is not None else None
+    presenter = entry.contest.load_presenter() if entry is not None else None
     if entry is None or presenter is None:
         return {}
     options = entry.options
@@ -90,7 +90,7 @@ def _entry_page(position: int, check: EntryCheck, outcome: CheckResult, captures
     if entry is None:
         return EntryPage(check.label, check.label, "?", passed=False, why_not=outcome.why_not, error=outcome.error,
                          isolation=named, differences=differences_of(named))
-    page = EntryPage(check.label, entry.name, entry.challenge.name, entry.options, entry.challenge.load_presenter(),
+    page = EntryPage(check.label, entry.name, entry.contest.name, entry.options, entry.contest.load_presenter(),
                      language=entry.language or "",
                      score=standing_score, passed=outcome.passed, why_not="" if outcome.passed else outcome.why_not,
                      error=outcome.error, isolation=named, differences=differences_of(named))
@@ -119,12 +119,12 @@ def write_site(folder: Path, checks: Sequence[EntryCheck], outcomes: Sequence[Ch
     boards, pages = [], []
     by_contest: dict[str, list[int]] = {}
     for position, check in enumerate(checks):
-        name = check.entry.challenge.name if check.entry is not None else ""
+        name = check.entry.contest.name if check.entry is not None else ""
         by_contest.setdefault(name, []).append(position)
 
     for name, group in by_contest.items():
-        golf = bool(name) and challenges.get(name).scoring is Scoring.BYTES
-        flag_rule = challenges.get(name).flag_rule if name else "penalty"
+        golf = bool(name) and contests.get(name).scoring is Scoring.BYTES
+        flag_rule = contests.get(name).flag_rule if name else "penalty"
         with ThreadPoolExecutor(STANDING_THREADS) as pool:     # each asks git when the entry was added
             standings = rank_standings(list(pool.map(entry_standing, [checks[p] for p in group],
                                                      [outcomes[p] for p in group], repeat(flag_rule))))
@@ -132,7 +132,7 @@ def write_site(folder: Path, checks: Sequence[EntryCheck], outcomes: Sequence[Ch
                             f"{' + flags ' + ' '.join(s.score.flags) if s.score.flags else ''})" if s.score else "")
                   for s in standings}
         if golf:
-            boards.append(GolfBoard(name, challenges.get(name).title, standings))
+            boards.append(GolfBoard(name, contests.get(name).title, standings))
         pages += [_entry_page(p, checks[p], outcomes[p], captures, scores.get(checks[p].label, ""), isolation)
                   for p in group]
     named = isolation_named((r.isolation for outcome in outcomes for r in outcome.results), isolation)
@@ -143,14 +143,14 @@ def write_site(folder: Path, checks: Sequence[EntryCheck], outcomes: Sequence[Ch
             captures.close()
 
 
-def write_rank_site(folder: Path, runner: Runner, challenge: str | None, *, submissions: Path,
+def write_rank_site(folder: Path, runner: Runner, contest: str | None, *, submissions: Path,
                     testcases: Path | None, jobs: int | None, limits: Limits, results: Path | None = None) -> None:
     """The site of ``verify rank --html``. The replays need each output, which the result cache
     does not keep: every entry runs again with its outputs captured (and its check is stored in
     the cache, so the leaderboard that follows reuses it). With ``results`` nothing runs: the
     checks come from that folder and the pages have no replays."""
-    names = [challenge] if challenge is not None else [
-        n for n in challenges.names() if challenges.get(n).scoring is Scoring.BYTES]
+    names = [contest] if contest is not None else [
+        n for n in contests.names() if contests.get(n).scoring is Scoring.BYTES]
     checks = load_checks([p for name in names for p in find_entries(submissions, name)], testcases)
     isolation = runner.isolation
     if results is not None:

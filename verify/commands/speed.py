@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from verify import challenges
+from verify import contests
 from verify.commands.jobs import load_checks, run_checks
 from verify.commands.rank import code_golf_contests
 from verify.entries import find_entries
@@ -21,20 +21,20 @@ from verify.report_escape import one_line
 from verify.runner import Limits
 
 
-def speed_contests(challenge: str | None) -> list[str]:
+def speed_contests(contest: str | None) -> list[str]:
     """The contest named (a code-golf one), or every contest whose rules rank by speed."""
-    if challenge is not None:
-        return code_golf_contests(challenge)
-    named = [name for name in challenges.names() if challenges.get(name).speed_table]
+    if contest is not None:
+        return code_golf_contests(contest)
+    named = [name for name in contests.names() if contests.get(name).speed_table]
     if not named:
         raise VerifyError("no contest here ranks by speed: name a code-golf contest (verify speed NAME)")
     return named
 
 
 def speed_table(runner: Runner, submissions: Path, testcases: Path | None, jobs: int, limits: Limits,
-                challenge: str) -> str:
+                contest: str) -> str:
     rows = []
-    for check in run_checks(runner, load_checks(find_entries(submissions, challenge), testcases), limits, jobs):
+    for check in run_checks(runner, load_checks(find_entries(submissions, contest), testcases), limits, jobs):
         total = sum(r.time for r in check.results)
         cpu = sum(r.cpu_time for r in check.results)
         slowest = max(check.results, key=lambda r: r.time, default=None)
@@ -48,6 +48,6 @@ def speed_table(runner: Runner, submissions: Path, testcases: Path | None, jobs:
         place += 0 if failed else 1
         table.append(["-" if failed else place, one_line(label), f"{total:.3f}", f"{cpu:.3f}",
                       one_line(slowest_case), one_line(why)])
-    return f"Speed: {challenge} (total wall seconds over every case, jobs={jobs})\n" + tabulate(
+    return f"Speed: {contest} (total wall seconds over every case, jobs={jobs})\n" + tabulate(
         table, ["rank", "entry", "total s", "cpu s", "slowest case (s)", "not ranked because"],
         tablefmt="simple")

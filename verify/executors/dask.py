@@ -20,7 +20,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
-from verify.challenges import FOLDER_MODULES
+from verify.contests import FOLDER_MODULES
 from verify.errors import VerifyError
 from verify.files import source_tree_digest
 from verify.grading import Grader, LocalRunner

@@ -1,7 +1,7 @@
 """``verify fuzz``: generated inputs until an entry fails, then the smallest input that fails the same way.
 
 - :mod:`.shrink`: the greedy shrinker (pure);
-- :mod:`.target`: an entry's role joined to its contest's generators (``challenges/<name>/fuzzing.py``);
+- :mod:`.target`: an entry's role joined to its contest's generators (``contests/<name>/fuzzing.py``);
 - :mod:`.driver`: the loop (seeded inputs, ``jobs`` at a time, the first failure shrunk).
 """
 from verify.fuzz.driver import Finding, FuzzResult, fuzz

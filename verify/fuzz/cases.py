@@ -6,7 +6,7 @@ one is reproduced, and shrunk, by ``verify fuzz ENTRY --seed K --runs i+1``.
 """
 from __future__ import annotations
 
-from verify.challenges.contract import Task, TestCase
+from verify.contests.contract import Task, TestCase
 from verify.entries import Entry
 from verify.fuzz.driver import input_rng
 from verify.fuzz.target import contest_fuzzer

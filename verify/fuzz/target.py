@@ -3,7 +3,7 @@
 A :class:`Target` makes inputs (from a seeded ``random.Random``), proposes smaller
 variants of one, runs the entry on one through the grading core (the runner the
 command was given) and names the class of a failure. The contests' pure parts live
-in ``verify/challenges/<name>/fuzzing.py``; this module joins them to an entry.
+in ``verify/contests/<name>/fuzzing.py``; this module joins them to an entry.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from verify.challenges.contract import FuzzBudget, Fuzzer, InteractiveTask, StreamJudge, TestCase
+from verify.contests.contract import FuzzBudget, Fuzzer, InteractiveTask, StreamJudge, TestCase
 from verify.entries import Entry
 from verify.errors import VerifyError
 from verify.grading import Runner, grade_batch, grade_interactive
@@ -43,9 +43,9 @@ class Target(Protocol):
 def contest_fuzzer(entry: Entry, budget: FuzzBudget | None = None) -> Fuzzer:
     """The entry's contest's generated inputs (within ``budget``, by default the contest's own),
     or a VerifyError when the contest has none."""
-    fuzzer = entry.challenge.fuzzer(entry.options, budget or FuzzBudget())
+    fuzzer = entry.contest.fuzzer(entry.options, budget or FuzzBudget())
     if fuzzer is None:
-        raise VerifyError(f"{entry.challenge.name} generates no inputs: its entries cannot be fuzzed")
+        raise VerifyError(f"{entry.contest.name} generates no inputs: its entries cannot be fuzzed")
     return fuzzer
 
 

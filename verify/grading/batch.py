@@ -1,7 +1,7 @@
 """The batch grader: a program gets its input, its output streams into the contest's judge."""
 from __future__ import annotations
 
-from verify.challenges.contract import BatchTask, Options, Payload, StreamJudge, TestCase
+from verify.contests.contract import BatchTask, Options, Payload, StreamJudge, TestCase
 from verify.entries import Entry
 from verify.errors import JudgeFailure, VerifyError
 from verify.grading.concurrent import ConcurrentJudge
@@ -65,7 +65,7 @@ def case_task(entry: Entry[Options, Payload], case: TestCase[Payload]) -> BatchT
     program = entry.program
     if program is None:
         return Verdict(Status.JUDGE_ERROR, f"{entry.label} has no program to run on cases")
-    contest, options, judged = entry.challenge, entry.options, case
+    contest, options, judged = entry.contest, entry.options, case
     try:
         case = contest.input_for(options, case)
     except Exception as error:

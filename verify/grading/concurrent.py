@@ -25,7 +25,7 @@ import threading
 import weakref
 from collections import deque
 
-from verify.challenges.contract import StreamJudge
+from verify.contests.contract import StreamJudge
 from verify.grading.verdicts import judge_crash
 from verify.verdict import Verdict
 

@@ -1,11 +1,11 @@
-"""What the core offers a contest's tournament (:class:`~verify.challenges.contract.Grader`): runs over a runner."""
+"""What the core offers a contest's tournament (:class:`~verify.contests.contract.Grader`): runs over a runner."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TypeVar
 
-from verify.challenges.contract import Ask, BatchTask
+from verify.contests.contract import Ask, BatchTask
 from verify.errors import JudgeFailure, VerifyError
 from verify.grading.batch import grade_batch
 from verify.grading.executor import Executor, LocalExecutor

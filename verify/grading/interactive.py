@@ -8,7 +8,7 @@ Two protocols give the match its ``ask`` function:
   answers one line each; if it crashes, times out or closes its output, that request
   fails and a fresh process is started for the next one.
 
-Either way a failure is a :class:`~verify.challenges.contract.Reply` with its reason
+Either way a failure is a :class:`~verify.contests.contract.Reply` with its reason
 (the shared verdict wording, :meth:`~verify.verdict.Verdict.summary`): the match
 decides what a failed request costs.
 
@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from verify.challenges.contract import Ask, InteractiveTask, Reply
+from verify.contests.contract import Ask, InteractiveTask, Reply
 from verify.errors import JudgeFailure, VerifyError
 from verify.grading.runners import PreparedProgram, ProgramSession, Runner
 from verify.grading.verdicts import judge_crash, quoted_error, run_verdict, start_failure

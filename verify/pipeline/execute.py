@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from verify.challenges.contract import BatchTask, InteractiveTask, Task
+from verify.contests.contract import BatchTask, InteractiveTask, Task
 from verify.entries import load_entry
 from verify.errors import JudgeFailure, VerifyError
 from verify.grading import Grader, Runner, build_failure, grade_batch, grade_interactive

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from verify.challenges.contract import BatchTask, TestCase
+from verify.contests.contract import BatchTask, TestCase
 from verify.entries import Entry
 from verify.pipeline.plan import EntryCheck, Job
 from verify.reports.checks import SlowestCase

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from verify.challenges.contract import BatchTask, Options, Payload, Task, TestCase
+from verify.contests.contract import BatchTask, Options, Payload, Task, TestCase
 from verify.entries import Entry
 from verify.errors import InputError, VerifyError
 from verify.grading.batch import case_task
@@ -63,8 +63,8 @@ class CaseFileError(InputError):
 
 
 def default_testcases_root(entry: Entry[Any, Any], explicit: Path | None) -> Path | None:
-    """--testcases DIR, else testcases/<challenge> in the current folder, else next to submissions/."""
-    name = entry.challenge.name
+    """--testcases DIR, else testcases/<contest> in the current folder, else next to submissions/."""
+    name = entry.contest.name
     candidates = [explicit] if explicit else [
         Path.cwd() / "testcases" / name, entry.folder.parent.parent.parent / "testcases" / name]
     return next((c for c in candidates if c is not None and c.is_dir()), None)
@@ -76,10 +76,10 @@ def cases_for(entry: Entry[Options, Payload], testcases: Path | None) -> list[Te
     if testcases is not None and root is None:
         raise VerifyError(f"no test case folder {str(testcases)!r}")
     try:
-        cases = entry.challenge.testcases(root) if root is not None else []
+        cases = entry.contest.testcases(root) if root is not None else []
     except InputError as error:         # names the file; the entry's own demo map stays the entry's fault
         raise CaseFileError(str(error)) from None
-    return [*cases, *entry.challenge.entry_cases(entry.options, entry.folder)]
+    return [*cases, *entry.contest.entry_cases(entry.options, entry.folder)]
 
 
 def plan_tasks(entry: Entry[Options, Payload], testcases: Path | None, patterns: Sequence[str],
@@ -91,10 +91,10 @@ def plan_tasks(entry: Entry[Options, Payload], testcases: Path | None, patterns:
     named: list[Job]
     cases: list[TestCase[Payload]] = []
     if entry.program is None:
-        named = [*entry.challenge.entry_tasks(entry.options), *generated_tasks]
+        named = [*entry.contest.entry_tasks(entry.options), *generated_tasks]
         if not named:
-            raise VerifyError(f"{entry.challenge.name} entries are not checked on cases "
-                              f"(see `verify koth {entry.challenge.name}`)")
+            raise VerifyError(f"{entry.contest.name} entries are not checked on cases "
+                              f"(see `verify koth {entry.contest.name}`)")
     else:
         named = []
         cases = [*cases_for(entry, testcases), *generated_cases]
@@ -105,7 +105,7 @@ def plan_tasks(entry: Entry[Options, Payload], testcases: Path | None, patterns:
         named = [t for t in named if any(fnmatch.fnmatchcase(t.name, p) for p in patterns)]
         if not named:
             if entry.program is not None and default_testcases_root(entry, testcases) is None:
-                raise VerifyError(f"no test case folder found for {entry.challenge.name} (give --testcases DIR)")
+                raise VerifyError(f"no test case folder found for {entry.contest.name} (give --testcases DIR)")
             raise VerifyError(f"no case matches {', '.join(patterns)}")
     if not named:
         raise VerifyError("no test cases found (give --testcases DIR)")

@@ -1,4 +1,4 @@
-"""The King-of-the-Hill driver: any contest's :class:`~verify.challenges.contract.Tournament`,
+"""The King-of-the-Hill driver: any contest's :class:`~verify.contests.contract.Tournament`,
 played over the grader's executor (threads here, or a cluster's workers).
 
 Every program of every contestant is built once first (a program that does not build is
@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from verify.challenges.contract import Contest, Contestant, Grader, Options, Standings, Tournament
+from verify.contests.contract import Contest, Contestant, Grader, Options, Standings, Tournament
 from verify.entries import load_entry
 from verify.errors import VerifyError
 from verify.pipeline.guard import check_same_files, loaded_digest
@@ -39,8 +39,8 @@ def load_contestants(contest: Contest[Options, Any], folders: Sequence[Path]) ->
     contestants = []
     for folder in folders:
         entry = load_entry(folder)
-        if entry.challenge.name != contest.name:
-            raise VerifyError(f"{entry.label}: a {entry.challenge.name} entry, not a {contest.name} entry")
+        if entry.contest.name != contest.name:
+            raise VerifyError(f"{entry.label}: a {entry.contest.name} entry, not a {contest.name} entry")
         contestants.append(Contestant(entry.name, entry.options))
     return contestants
 

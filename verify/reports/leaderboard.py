@@ -39,16 +39,16 @@ def board_title(key: BoardKey, language_names: dict[str, str]) -> str:
     return " ".join([language_names.get(language, language), *flags])
 
 
-def rank_report(challenge: str, standings: Sequence[Standing], fmt: str, language_names: dict[str, str],
+def rank_report(contest: str, standings: Sequence[Standing], fmt: str, language_names: dict[str, str],
                 by: str = "bytes", boards: Boards | None = None, isolation: str = "") -> str:
-    """The leaderboard of `challenge` in `fmt`, a format of the registry (:mod:`verify.reports.formats`);
+    """The leaderboard of `contest` in `fmt`, a format of the registry (:mod:`verify.reports.formats`);
     `isolation`: the one its checks ran under."""
-    return render(RANK, fmt, challenge, standings, language_names, by, boards, isolation)
+    return render(RANK, fmt, contest, standings, language_names, by, boards, isolation)
 
 
-def rank_json(challenge: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
+def rank_json(contest: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
               boards: Boards | None, isolation: str) -> str:
-    data: dict[str, object] = {"challenge": challenge, "by": by, **isolation_fields(isolation),
+    data: dict[str, object] = {"contest": contest, "by": by, **isolation_fields(isolation),
                                "standings": [s.to_dict() for s in standings]}
     if boards is not None:
         data["languages"] = [{"language": key[0], "flags": list(key[1]),
@@ -56,18 +56,18 @@ def rank_json(challenge: str, standings: Sequence[Standing], language_names: dic
     return json.dumps(data, indent=2)
 
 
-def rank_markdown(challenge: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
+def rank_markdown(contest: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
                   boards: Boards | None, isolation: str) -> str:
-    board_text = _rank_markdown(challenge, standings, language_names, by, boards)
+    board_text = _rank_markdown(contest, standings, language_names, by, boards)
     return "\n\n".join([board_text.rstrip("\n"), *map(markdown, isolation_lines(isolation))]) + "\n"
 
 
-def rank_table(challenge: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
+def rank_table(contest: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
                boards: Boards | None, isolation: str) -> str:
-    title = f"Leaderboard: {one_line(challenge)}" + (" (by chars)" if by == "chars" else "")
+    title = f"Leaderboard: {one_line(contest)}" + (" (by chars)" if by == "chars" else "")
     parts = [f"{title}\n{_table(standings, language_names, by)}"]
     for key, board in boards or ():
-        parts.append(f"{one_line(challenge)}, {one_line(board_title(key, language_names))}\n"
+        parts.append(f"{one_line(contest)}, {one_line(board_title(key, language_names))}\n"
                      f"{_table(board, language_names, by)}")
     return "\n\n".join(parts + ["\n".join(map(one_line, isolation_lines(isolation)))] if isolation else parts)
 
@@ -104,10 +104,10 @@ def _table(standings: Sequence[Standing], language_names: dict[str, str], by: st
                     tablefmt="simple")
 
 
-def _rank_markdown(challenge: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
+def _rank_markdown(contest: str, standings: Sequence[Standing], language_names: dict[str, str], by: str,
                    boards: Boards | None) -> str:
     measure = " by chars" if by == "chars" else ""
-    parts = [f"Leaderboard: **{markdown(challenge)}**{measure} (entries that pass every case; ties: the earlier "
+    parts = [f"Leaderboard: **{markdown(contest)}**{measure} (entries that pass every case; ties: the earlier "
              "entry)", ""]
     if not standings:
         parts.append("(no entries)")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from tabulate import tabulate
 
-from verify.challenges.contract import Board, Matrix, Standings
+from verify.contests.contract import Board, Matrix, Standings
 from verify.report_escape import markdown, one_line
 from verify.reports.isolation import isolation_fields, isolation_lines
 

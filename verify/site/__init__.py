@@ -1,5 +1,5 @@
 """The static HTML site of a check, a rank or a tournament (docs/site.md). Generic: what a
-contest shows beyond its verdicts comes from its presenter (verify.challenges.contract.Presenter).
+contest shows beyond its verdicts comes from its presenter (verify.contests.contract.Presenter).
 
 - :mod:`.capture`: a bounded copy of each output, taken beside its judging;
 - :mod:`.ahead`: the work of the replay pages done in a helper process while the runs go on;

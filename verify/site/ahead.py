@@ -1,7 +1,7 @@
 """The work of the replay pages done while the runs go on.
 
 As soon as a case's judge has its verdict, its contest's presenter may name the work the
-case's page needs (a :class:`~verify.challenges.contract.CaseJob`, such as a replay);
+case's page needs (a :class:`~verify.contests.contract.CaseJob`, such as a replay);
 :class:`JobsAhead` hands it, with a copy of the case's captured output, to a helper
 process, at a lower CPU priority than the runs (whose times are measured). Writing the site
 after the runs then mostly finds the work done. A result built ahead is used only when
@@ -21,7 +21,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from verify.challenges.contract import CaseJob
+from verify.contests.contract import CaseJob
 from verify.site.capture import OutputCapture
 
 NICENESS = 10

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from verify.challenges.contract import BatchTask, StreamJudge
+from verify.contests.contract import BatchTask, StreamJudge
 from verify.verdict import Verdict
 
 HEAD_BYTES = 64 << 10

@@ -2,14 +2,14 @@
 
 The site is generic: what a contest shows beyond its verdicts (a case's replay, a tournament's
 board and its match pages) comes from the contest's presenter
-(:class:`~verify.challenges.contract.Presenter`)."""
+(:class:`~verify.contests.contract.Presenter`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from verify.challenges.contract import Page, Presenter, TestCase
+from verify.contests.contract import Page, Presenter, TestCase
 from verify.golf import Standing
 from verify.results import CaseResult
 from verify.runner.languages import languages

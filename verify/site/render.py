@@ -2,7 +2,7 @@
 
 The site's own templates (the index, the entry page, the parts every replay shares) are named
 by their file name; a contest's are named ``"package:path"`` (its presenter's
-:class:`~verify.challenges.contract.Page` and drawings) and read from that package, so a
+:class:`~verify.contests.contract.Page` and drawings) and read from that package, so a
 contest brings its templates in its own folder.
 
 Everything an entry names or prints reaches a page through a template variable, where
@@ -23,7 +23,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from verify.challenges.contract import Drawing, Presenter
+from verify.contests.contract import Drawing, Presenter
 from verify.errors import InputError
 from verify.report_escape import visible
 

@@ -16,6 +16,7 @@ import shutil
 import stat
 import tempfile
 import threading
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 MANIFEST = ".manifest.json"
@@ -124,3 +125,29 @@ def is_intact(build: Path) -> bool:
     with _lock:
         _verified[str(build)] = fingerprint
     return True
+
+
+def compile_library(compiler: str, flags: Sequence[str], source: Path, folder: Path, library: str, label: str, *,
+                    headers: Mapping[str, str] | None = None, seconds: float = 120) -> Path | None:
+    """A shared library of verify's own C ``source`` (a contest's kernel: trusted, never an
+    entry's) compiled by ``compiler`` and stored as an artefact in ``folder``, with ``headers``
+    (name -> text) beside it on the include path. Its path, or None when it does not compile
+    (the caller's pure-Python path then)."""
+    import subprocess  # (only to build: loading a built library stays cheap)
+    with tempfile.TemporaryDirectory(prefix="verify-kernel-") as scratch:
+        for name, text in (headers or {}).items():
+            (Path(scratch) / name).write_text(text)
+        work = Path(scratch) / "out"
+        work.mkdir()
+        try:
+            built = subprocess.run([compiler, *flags, "-I", scratch, "-o", str(work / library), str(source)],
+                                   stdin=subprocess.DEVNULL, capture_output=True, timeout=seconds)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if built.returncode != 0 or not (work / library).is_file():
+            return None
+        try:
+            store(work, folder, label)
+        except (OSError, ArtefactError):
+            return None
+    return folder / library if is_intact(folder) else None

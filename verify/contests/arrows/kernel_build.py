@@ -41,25 +41,9 @@ def build_library() -> Path | None:
     library = folder / LIBRARY
     if artefacts.is_intact(folder):
         return library
-    import subprocess  # (only to build: loading a built library stays cheap)
-    import tempfile
-
     from verify.runner.languages import find_program
     compiler = find_program(list(COMPILERS))
     if compiler is None:
         return None
-    with tempfile.TemporaryDirectory(prefix="verify-arrows-kernel-") as scratch:
-        work = Path(scratch) / "out"
-        work.mkdir()
-        try:
-            built = subprocess.run([compiler, *FLAGS, "-o", str(work / LIBRARY), str(SOURCE)],
-                                   stdin=subprocess.DEVNULL, capture_output=True, timeout=COMPILE_SECONDS)
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        if built.returncode != 0 or not (work / LIBRARY).is_file():
-            return None
-        try:
-            artefacts.store(work, folder, "arrows propagation kernel")
-        except (OSError, artefacts.ArtefactError):
-            return None
-    return library if artefacts.is_intact(folder) else None
+    return artefacts.compile_library(compiler, FLAGS, SOURCE, folder, LIBRARY, "arrows propagation kernel",
+                                     seconds=COMPILE_SECONDS)

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import platform
-import subprocess
-import tempfile
 from pathlib import Path
 
 from verify.contests.desert import kernel_tables, rules
@@ -81,19 +79,5 @@ def build_library() -> Path | None:
     library = folder / LIBRARY
     if artefacts.is_intact(folder):
         return library
-    with tempfile.TemporaryDirectory(prefix="verify-desert-kernel-") as scratch:
-        work = Path(scratch) / "out"
-        work.mkdir()
-        (Path(scratch) / "kernel_constants.h").write_text(constants_header())
-        try:
-            built = subprocess.run([compiler, *FLAGS, "-I", scratch, "-o", str(work / LIBRARY), str(SOURCE)],
-                                   stdin=subprocess.DEVNULL, capture_output=True, timeout=COMPILE_SECONDS)
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        if built.returncode != 0 or not (work / LIBRARY).is_file():
-            return None
-        try:
-            artefacts.store(work, folder, "desert replay kernel")
-        except (OSError, artefacts.ArtefactError):
-            return None
-    return library if artefacts.is_intact(folder) else None
+    return artefacts.compile_library(compiler, FLAGS, SOURCE, folder, LIBRARY, "desert replay kernel",
+                                     headers={"kernel_constants.h": constants_header()}, seconds=COMPILE_SECONDS)

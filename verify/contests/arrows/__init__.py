@@ -20,6 +20,8 @@ from verify.files import read_input
 __all__ = ["CONTEST", "ArrowsContest", "ArrowsOptions"]
 
 
+KERNEL_FOLDER = "arrows-kernel"     # the cache folder of the compiled kernel's builds (kernel_build.py)
+
 class ArrowsContest(Contest[ArrowsOptions, Puzzle]):
     """A case's payload is its puzzle, parsed when the case was made."""
 
@@ -31,7 +33,7 @@ class ArrowsContest(Contest[ArrowsOptions, Puzzle]):
                 "solve": "verify.contests.arrows.cli:solve_command",
                 "gen": "verify.contests.arrows.cli:gen_command"}
     presenter = "verify.contests.arrows.presenter:PRESENTER"
-    cache_folders = {"arrows-kernel": "arrows kernel builds"}     # kernel_build.FOLDER: the compiled kernel's builds
+    cache_folders = {KERNEL_FOLDER: "arrows kernel builds"}
 
     def testcases(self, root: Path) -> list[TestCase[Puzzle]]:
         """Every ``*.txt`` puzzle under ``root``, by name. A malformed puzzle (or one over

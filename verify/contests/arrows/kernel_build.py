@@ -15,6 +15,7 @@ import hashlib
 import platform
 from pathlib import Path
 
+from verify.contests.arrows import KERNEL_FOLDER
 from verify.runner import artefacts
 from verify.runner.paths import cache_root
 
@@ -22,7 +23,7 @@ SOURCE = Path(__file__).with_name("kernel.c")
 LIBRARY = "libarrows_propagate.so"
 FLAGS = ("-O2", "-shared", "-fPIC")
 COMPILERS = ("cc", "gcc", "clang")
-FOLDER = "arrows-kernel"
+FOLDER = KERNEL_FOLDER
 COMPILE_SECONDS = 120
 
 

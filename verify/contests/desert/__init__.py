@@ -24,6 +24,8 @@ from verify.files import FileRefused, read_entry_file, read_input
 __all__ = ["CONTEST", "DesertCase", "DesertContest", "DesertOptions"]
 
 
+KERNEL_FOLDER = "desert-kernel"     # the cache folder of the compiled kernel's builds (kernel_build.py)
+
 class DesertContest(Contest[DesertOptions, DesertCase]):
     name = "desert"
     title = "Desert crossing"
@@ -32,7 +34,7 @@ class DesertContest(Contest[DesertOptions, DesertCase]):
     commands = {"judge": "verify.contests.desert.cli:judge_desert", "gen": "verify.contests.desert.cli:gen_desert",
                 "": "verify.contests.desert.cli:desert_group"}
     presenter = "verify.contests.desert.presenter:PRESENTER"
-    cache_folders = {"desert-kernel": "desert kernel builds"}     # kernel_build.FOLDER: the compiled kernel's builds
+    cache_folders = {KERNEL_FOLDER: "desert kernel builds"}
 
     def testcases(self, root: Path) -> list[TestCase[DesertCase]]:
         """Every ``*.txt`` map under ``root``, by name. A malformed map (or one over

@@ -16,7 +16,7 @@ import hashlib
 import platform
 from pathlib import Path
 
-from verify.contests.desert import kernel_tables, rules
+from verify.contests.desert import KERNEL_FOLDER, kernel_tables, rules
 from verify.runner import artefacts
 from verify.runner.languages import find_program
 from verify.runner.paths import cache_root
@@ -25,7 +25,7 @@ SOURCE = Path(__file__).with_name("kernel.c")
 LIBRARY = "libdesert_replay.so"
 FLAGS = ("-O2", "-shared", "-fPIC", "-fno-strict-aliasing")
 COMPILERS = ("cc", "gcc", "clang")
-FOLDER = "desert-kernel"
+FOLDER = KERNEL_FOLDER
 COMPILE_SECONDS = 120
 
 # the names kernel.c uses, each taken from the module that defines it

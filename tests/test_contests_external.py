@@ -317,3 +317,14 @@ def test_an_installed_contest_in_the_group_verify_challenges_is_found(tmp_path):
     result = verify("rank", "echo", "--submissions", "submissions", "--testcases", "testcases/echo",
                     "--format", "json", cache=tmp_path, pythonpath=(site,), cwd=project)
     assert_ranked(result)
+
+
+def test_a_contest_command_that_fails_to_load_is_one_line_naming_the_contest(contests, tmp_path):
+    """The contest's own code is imported only when its command is used: an import error there
+    is one line and exit 2, not an internal error."""
+    cli = contests / "echo" / "cli.py"
+    cli.write_text(cli.read_text() + "\nraise ImportError('a dependency is missing')\n")
+    done = verify("--contest-path", str(contests), "judge", "echo", "--help", cache=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "contest echo: its command " in done.stderr and "failed to load: ImportError: a dependency" in done.stderr

@@ -38,10 +38,13 @@ CONTEST_GROUPS = {
 
 def load_command(path: str) -> click.Command:
     module_name, _, attribute = path.partition(":")
-    command = getattr(importlib.import_module(module_name), attribute)
-    if not isinstance(command, click.Command):
+    return _click_command(getattr(importlib.import_module(module_name), attribute), path)
+
+
+def _click_command(found: object, path: str) -> click.Command:
+    if not isinstance(found, click.Command):
         raise VerifyError(f"{path} is not a click command")
-    return command
+    return found
 
 
 def _contest_commands(kind: str) -> dict[str, str]:
@@ -69,7 +72,7 @@ def _contest_command(contest: str, kind: str) -> click.Command | None:
     if not path and kind == "koth" and contests.get(contest).tournament:
         from verify.cli.koth import koth_command  # any contest with a Tournament: the core's driver
         return koth_command(contests.get(contest))
-    return load_command(path) if path else None
+    return _click_command(contests.get(contest).load_part("command", path), path) if path else None
 
 
 class ContestGroup(click.Group):

@@ -213,7 +213,7 @@ class Contest(ABC, Generic[Options, Payload]):
         """The contest's :class:`Presenter` (see :attr:`presenter`), or None."""
         if not self.presenter:
             return None
-        found = self._load_part("presenter", self.presenter)
+        found = self.load_part("presenter", self.presenter)
         if not isinstance(found, Presenter):
             raise VerifyError(f"contest {self.name}: its presenter {self.presenter} is not a Presenter")
         return found
@@ -226,13 +226,14 @@ class Contest(ABC, Generic[Options, Payload]):
         """The contest's :class:`Tournament` (see :attr:`tournament`), or None."""
         if not self.tournament:
             return None
-        found = self._load_part("tournament", self.tournament)
+        found = self.load_part("tournament", self.tournament)
         if not isinstance(found, Tournament):
             raise VerifyError(f"contest {self.name}: its tournament {self.tournament} is not a Tournament")
         return found
 
-    def _load_part(self, part: str, path: str) -> object:
-        """``module:attribute`` imported; a contest's part that fails to load is one line (exit 2)."""
+    def load_part(self, part: str, path: str) -> object:
+        """A part of the contest named ``module:attribute`` (a command, its presenter, its
+        tournament), imported; one that fails to load is one line naming the contest (exit 2)."""
         module, _, attribute = path.partition(":")
         try:
             return getattr(importlib.import_module(module), attribute)

@@ -3,7 +3,8 @@ automatic bound applied after ``verify check`` and ``verify rank`` store their r
 
 The cache (:func:`verify.runner.cache_root`) has parts, each a folder of items: the builds
 of each compiled language (``<language>/<digest>``, content-addressed: a pruned build is
-rebuilt when next needed), the check results (``results/<key>.json``), the seccomp filters,
+rebuilt when next needed), the check results (``results/<key>.json``), the tournaments' results
+(``matches/<key>.match``, each with its log), the seccomp filters,
 the sandbox helper's builds, the entries' sources, and the folders the contests own: each
 tournament's match logs (``<contest>-logs/<UTC time>``) and what a contest declares in its
 ``cache_folders`` (a compiled kernel's builds). Anything else in the folder is not verify's:
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from verify.entries import SOURCES
 from verify.errors import VerifyError
+from verify.pipeline.match_cache import FOLDER as MATCHES
 from verify.pipeline.tournament import default_log_dir
 from verify.runner import cache_root
 
@@ -36,7 +38,7 @@ MIN_AGE = 60.0          # seconds: an item used more recently than this is never
 
 RESULTS = "results"
 # folder -> the part's name, besides one "builds: <language>" part per language and the contests' folders
-FOLDERS = {RESULTS: "results", "seccomp": "seccomp filters",
+FOLDERS = {RESULTS: "results", MATCHES: "tournament results", "seccomp": "seccomp filters",
            "init": "sandbox helper builds", SOURCES: "entry sources (what a run sees)"}
 OTHER_PART = "other (not verify's: left alone)"
 

@@ -451,6 +451,17 @@ class TournamentOption:
     default: str | None = None
 
 
+@dataclass(frozen=True)
+class TournamentPreset:
+    """A named set of a tournament's options (``verify koth <contest> --preset NAME``): each
+    option's text by its key (its name without the dashes, ``-`` as ``_``); an option given
+    on the command line wins over the preset's."""
+
+    name: str
+    help: str
+    values: Mapping[str, str]
+
+
 KothOptions = TypeVar("KothOptions")
 """A tournament's own options (what its ``parse_options`` makes of ``verify koth``'s)."""
 
@@ -462,10 +473,13 @@ class Tournament(ABC, Generic[Options, KothOptions]):
     The driver builds every program first, then plays :attr:`stages` rounds of jobs: the jobs
     of a stage are scheduled from the results of the stages before (a first stage has each
     entry build a board, a second has the entries play on them). A job is plain, hashable data (it may
-    be pickled to a cluster's worker), and so is the result of :meth:`play`."""
+    be pickled to a cluster's worker), and so is the result of :meth:`play`. The driver keeps each
+    result between runs under the job and the files of the programs it runs
+    (:mod:`verify.pipeline.match_cache`): a job holds everything its result depends on."""
 
     stages: ClassVar[int] = 1
     options: ClassVar[tuple[TournamentOption, ...]] = ()
+    presets: ClassVar[tuple[TournamentPreset, ...]] = ()
 
     @abstractmethod
     def parse_options(self, values: Mapping[str, str | None]) -> KothOptions:
@@ -498,6 +512,11 @@ class Tournament(ABC, Generic[Options, KothOptions]):
     def log_name(self, job: Any) -> str | None:
         """Where ``job`` logs, as a path under the tournament's log folder (None: no log)."""
         return None
+
+    def relogged(self, job: Any, result: Any, log: Path | None) -> Any:
+        """``result``, kept from an earlier run, as :meth:`play` would have returned it with its
+        log at ``log`` (the kept log is copied there): a result that names its log names this one."""
+        return result
 
     def cost(self, job: Any) -> float:
         """How long ``job`` takes, relatively: the costliest of a stage start first, so that every

@@ -9,9 +9,17 @@ come back in the jobs' scheduled order, so the same seeds give the same tables h
 workers ran them and in whatever order they finished. A job sent elsewhere carries the
 digests of the folders it runs programs from: a worker that finds other files refuses
 (:mod:`verify.pipeline.guard`). Each job may write a log in the tournament's log folder.
+
+Given a :class:`~verify.pipeline.match_cache.MatchCache`, a job whose result it keeps is not
+played: its result is reused and its kept log copied where this run logs (a kept result without
+a log is played again when logs are written). Each result played is kept as it comes back, by
+this process (a cluster's workers too send theirs here), so a tournament stopped half-way keeps
+what it played. Progress gives, after each job played, the time its stage has left
+(:mod:`verify.pipeline.time_left`).
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,6 +30,8 @@ from verify.contests.contract import Contest, Contestant, Grader, Options, Stand
 from verify.entries import load_entry
 from verify.errors import VerifyError
 from verify.pipeline.guard import check_same_files, loaded_digest
+from verify.pipeline.match_cache import MatchCache
+from verify.pipeline.time_left import TimeLeft, shown
 from verify.report_escape import one_line
 from verify.runner import Program
 
@@ -92,42 +102,110 @@ def _builds(grader: Grader, contest: Contest[Options, Any], contestants: Sequenc
     return broken, digests
 
 
+@dataclass(frozen=True)
+class Played:
+    """A job's result and the seconds it took where it ran (for the estimate of the time left)."""
+
+    result: Any
+    seconds: float
+
+
+def play_timed(grader: Grader, sent: SentJob) -> Played:
+    """A job: :func:`play_job`, timed."""
+    start = time.monotonic()
+    result = play_job(grader, sent)
+    return Played(result, time.monotonic() - start)
+
+
+@dataclass
+class _Stage:
+    """One stage's jobs as the driver plays them: what each sends, its key in the cache, and
+    the results known so far (reused ones first)."""
+
+    tournament: Tournament[Any, Any]
+    scheduled: Sequence[Any]
+    sent: list[SentJob]
+    keys: list[str | None]
+    results: list[Any]
+
+
+def _reuse(stage: _Stage, cache: MatchCache | None) -> list[int]:
+    """The results the cache holds, with their logs copied where this run logs; the jobs to play."""
+    to_play = []
+    for index, (job, sent, key) in enumerate(zip(stage.scheduled, stage.sent, stage.keys, strict=True)):
+        kept = cache.load(key) if cache is not None and key is not None else None
+        if kept is None or (sent.log is not None and kept.log is None) or not _copied(kept.log, sent.log):
+            to_play.append(index)
+            continue
+        stage.results[index] = stage.tournament.relogged(job, kept.result, sent.log)
+    return to_play
+
+
+def _copied(log: bytes | None, path: Path | None) -> bool:
+    """The kept log written at ``path`` (True when there is none to write); False when it cannot be."""
+    if path is None or log is None:
+        return True
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(log)
+    except OSError:
+        return False
+    return True
+
+
 def _play_stage(grader: Grader, tournament: Tournament[Any, Any], scheduled: Sequence[Any], jobs: int,
-                log_dir: Path | None, digests: Mapping[Path, str], progress: Progress) -> list[Any]:
+                log_dir: Path | None, digests: Mapping[Path, str], progress: Progress,
+                cache: MatchCache | None) -> list[Any]:
     def log_path(job: Any) -> Path | None:
         name = tournament.log_name(job)
         return None if log_dir is None or name is None else log_dir / name
 
-    sent = [SentJob(tournament, job, log_path(job),
-                 tuple((p.folder, digests.get(p.folder, "")) for p in tournament.programs(job)))
-            for job in scheduled]
-    order = sorted(range(len(sent)), key=lambda index: -tournament.cost(scheduled[index]))   # stable
+    runs = [[(program, digests.get(program.folder, "")) for program in tournament.programs(job)] for job in scheduled]
+    sent = [SentJob(tournament, job, log_path(job), tuple((program.folder, digest) for program, digest in programs))
+            for job, programs in zip(scheduled, runs, strict=True)]
+    keys = [None if cache is None else cache.key(job, programs) for job, programs in zip(scheduled, runs, strict=True)]
+    stage = _Stage(tournament, scheduled, sent, keys, [None] * len(sent))
+    to_play = _reuse(stage, cache)
+    reused = len(sent) - len(to_play)
+    if cache is not None:
+        cache.reused += reused
+        cache.played += len(to_play)
+    if reused:
+        progress(f"{reused} of {len(sent)} reused from the cache, {len(to_play)} to play")
+    order = sorted(to_play, key=lambda index: -tournament.cost(scheduled[index]))   # stable
+    left = TimeLeft([tournament.cost(scheduled[index]) for index in order])
     done = 0
 
-    def finished(index: int, result: Any) -> None:
+    def finished(position: int, played: Played) -> None:
         nonlocal done
         done += 1
-        job = scheduled[order[index]]
-        progress(one_line(f"[{done}/{len(sent)}] {tournament.describe(job, result)}"))
+        index = order[position]
+        key = keys[index]
+        if cache is not None and key is not None:
+            cache.store(key, played.result, sent[index].log)    # here, in the command's process
+        left.done(position, played.seconds)
+        seconds = left.seconds()
+        estimate = f" ({shown(seconds)} left)" if seconds and done < len(order) else ""
+        progress(one_line(f"[{done}/{len(order)}] {tournament.describe(scheduled[index], played.result)}") + estimate)
 
-    results = grader.map(play_job, [sent[index] for index in order], jobs, finished)
-    in_order: list[Any] = [None] * len(sent)
-    for index, result in zip(order, results, strict=True):
-        in_order[index] = result
-    return in_order
+    outcomes = grader.map(play_timed, [sent[index] for index in order], jobs, finished)
+    for index, outcome in zip(order, outcomes, strict=True):
+        stage.results[index] = outcome.result
+    return stage.results
 
 
 def play_tournament(grader: Grader, contest: Contest[Options, Any], contestants: Sequence[Contestant[Options]],
                     options: object, *,
                     jobs: int = 2, log_dir: Path | None = None,
-                    progress: Progress = lambda message: None) -> Standings:
+                    progress: Progress = lambda message: None, cache: MatchCache | None = None) -> Standings:
     """The contest's tournament among ``contestants``, ``jobs`` at once here (a cluster uses its
-    workers'), its logs under ``log_dir``; its standings."""
+    workers'), its logs under ``log_dir``, the results ``cache`` keeps reused and the others kept
+    there; its standings."""
     tournament = tournament_of(contest)
     _names_unique(contestants)
     broken, digests = _builds(grader, contest, contestants, jobs)
     results: list[list[Any]] = []
     for stage in range(tournament.stages):
         scheduled = list(tournament.schedule(stage, contestants, options, broken, results))
-        results.append(_play_stage(grader, tournament, scheduled, jobs, log_dir, digests, progress))
+        results.append(_play_stage(grader, tournament, scheduled, jobs, log_dir, digests, progress, cache))
     return tournament.standings(contestants, options, results)

@@ -31,6 +31,7 @@ from verify.contests.contract import (
     Standings,
     Tournament,
     TournamentOption,
+    TournamentPreset,
 )
 from verify.contests.maze.match import DEFAULT_PATIENCE, Match, MatchResult, step_limit
 from verify.contests.maze.matchlog import LogWriter
@@ -39,6 +40,7 @@ from verify.contests.maze.play import BuiltMaze, MazeLimits, build_maze, solver_
 from verify.contests.maze.roles import MazeRoles
 from verify.errors import VerifyError
 from verify.runner import Program
+from verify.sizes import NumbersError, int_list
 from verify.verdict import Status
 
 
@@ -141,6 +143,11 @@ class TournamentResult:
                    [MatchOutcome.from_json(m) for m in data["matches"]])
 
 
+CONTEST_RANGE = f"{CONTEST_SIZES.start}..{CONTEST_SIZES.stop - 1}"
+CONTEST_SEEDS = "1..8"
+"""The preset ``contest``'s seeds: what fits a day on 2 cores (docs/maze.md, "The contest preset")."""
+
+
 def _ranked(board: list[Standing]) -> list[Standing]:
     return sorted(board, key=lambda s: (s.score is None, -(s.score or 0.0), s.name))
 
@@ -149,14 +156,11 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
-def _int_list(option: str, text: str) -> list[int]:
+def _numbers(option: str, text: str) -> tuple[int, ...]:
     try:
-        values = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise VerifyError(f"{option}: expected comma-separated integers, not {text!r}") from None
-    if not values:
-        raise VerifyError(f"{option}: empty")
-    return values
+        return tuple(int_list(option, text))
+    except NumbersError as error:
+        raise VerifyError(str(error)) from None
 
 
 def size_range(text: str) -> range:
@@ -259,21 +263,27 @@ class MazeTournament(Tournament[MazeRoles, MazeOptions]):
 
     stages = 2
     options = (
-        TournamentOption("--sizes", "Maze sizes, comma-separated.", "15,20"),
-        TournamentOption("--seeds", "Seeds given to the architects, comma-separated.", "1,2"),
+        TournamentOption("--sizes", "Maze sizes: numbers and ranges, comma-separated (15,20..30:5).", "15,20"),
+        TournamentOption("--seeds", "Seeds given to the architects: numbers and ranges (1..3).", "1,2"),
         TournamentOption("--step-timeout", "Seconds a solver may take per step.", "2.0"),
         TournamentOption("--patience", "Abandon a solver after this many failed steps in a row (0: never) "
                          f"[default: {DEFAULT_PATIENCE}]."),
         TournamentOption("--size-range", "Sizes allowed (the contest's 15..50; smaller for quick trials).",
-                         f"{CONTEST_SIZES.start}..{CONTEST_SIZES.stop - 1}"),
+                         CONTEST_RANGE),
+    )
+
+    presets = (
+        TournamentPreset("contest", f"The contest's own sizes, {CONTEST_RANGE}, each with seeds {CONTEST_SEEDS} "
+                         "(docs/maze.md: about a day on 2 cores with the bundled entries).",
+                         {"sizes": CONTEST_RANGE, "seeds": CONTEST_SEEDS}),
     )
 
     def parse_options(self, values: Mapping[str, str | None]) -> MazeOptions:
         step_timeout = _number("--step-timeout", values.get("step_timeout") or "2.0", 0.01, float)
         patience = values.get("patience")
         limits = MazeLimits(step_timeout=step_timeout, sizes=size_range(values.get("size_range") or "15..50"))
-        return MazeOptions(tuple(_int_list("--sizes", values.get("sizes") or "")),
-                           tuple(_int_list("--seeds", values.get("seeds") or "")), limits,
+        return MazeOptions(_numbers("--sizes", values.get("sizes") or ""),
+                           _numbers("--seeds", values.get("seeds") or ""), limits,
                            DEFAULT_PATIENCE if patience is None else int(_number("--patience", patience, 0, int)))
 
     def schedule(self, stage: int, contestants: Sequence[Contestant[MazeRoles]], options: MazeOptions,
@@ -314,6 +324,12 @@ class MazeTournament(Tournament[MazeRoles, MazeOptions]):
             return f"mazes/{_safe(job.architect)}-{job.size}-{job.seed}.jsonl"
         architect, size, seed = job.maze_key
         return f"matches/{_safe(architect)}-{size}-{seed}--{_safe(job.solver.name)}.jsonl"
+
+    def relogged(self, job: MazeJob | MatchJob, result: dict[str, Any], log: Path | None) -> dict[str, Any]:
+        if isinstance(job, MazeJob):        # a maze's record names no log
+            return result
+        record = {key: value for key, value in result.items() if key != "log"}
+        return record if log is None else {**record, "log": str(log)}
 
     def cost(self, job: MazeJob | MatchJob) -> float:
         # the longest walks first (bigger mazes); the mazes in their order

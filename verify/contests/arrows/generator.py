@@ -24,6 +24,10 @@
 Every puzzle returned is proven unique by the reference solver (counting solutions
 up to 2), and :func:`generate_puzzle` reports how many search nodes that took: 1 when
 propagation alone solves it, more for a ``hard`` puzzle (its difficulty).
+
+Where the compiled kernel loads, all of it runs in C (``generate.c``: the same steps on the
+same random numbers, CPython's Mersenne Twister started from this generator's state), else
+in Python here: the same puzzle for the same arguments either way.
 """
 from __future__ import annotations
 
@@ -137,7 +141,7 @@ def generate(rows: int, cols: int | None = None, seed: int = 0, notation: str = 
 def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation: str = "english",
                     difficulty: Difficulty = Difficulty(), kernel: bool = True) -> Generated:
     """A puzzle with exactly one solution (deterministic for the arguments), with its difficulty:
-    as many givens as ``difficulty`` says. ``kernel=False`` runs the pure-Python propagation
+    as many givens as ``difficulty`` says. ``kernel=False`` runs the pure-Python generator
     even where the compiled one loads: the same puzzle, more slowly.
     """
     start_givens, minimize, hard, max_nodes = (difficulty.start_givens, difficulty.minimize, difficulty.hard,
@@ -149,15 +153,24 @@ def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation:
     if max_nodes < 1:
         raise InputError("max_nodes must be at least 1")
     rng = random.Random(f"arrows {rows}x{cols} seed {seed}")
+    start_count = int(start_givens * rows * cols)
+    if kernel:
+        from verify.contests.arrows import kernel as compiled
+        lib = compiled.library()
+        if lib is not None:
+            arrows, numbered, kept, nodes, branches = compiled.generate(
+                lib, rows, cols, rng.getstate()[1], start_count, minimize, hard, max_nodes)
+            solution = Puzzle(rows, cols, tuple(arrows), tuple(numbered), notation)
+            return Generated(solution.with_numbers(kept), solution, nodes, branches)
     solution = board_of_path(rows, cols, random_path(rows, cols, rng), notation)
     size = solution.size
     answer = solution.numbers
     givens = [0] * size
     for cell in (answer.index(1), solution.last_cell):
         givens[cell] = answer[cell]
-    for cell in rng.sample(range(size), int(start_givens * size)):
+    for cell in rng.sample(range(size), start_count):
         givens[cell] = answer[cell]
-    rays = geometry(solution, kernel)
+    rays = geometry(solution, kernel=False)
     base = [cell for cell in range(size) if givens[cell] and answer[cell] not in (1, size)]
     added = _give_until_deduced(solution, givens, rays, rng)
     if minimize or hard:
@@ -170,24 +183,23 @@ def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation:
     removable = [cell for cell in range(size) if givens[cell] and answer[cell] not in (1, size)]
     rng.shuffle(removable)
     if hard:
-        _take_away_within(solution, givens, removable, max_nodes, kernel)
+        _take_away_within(solution, givens, removable, max_nodes)
     puzzle = solution.with_numbers(givens)
     stats = SolveStats()
-    found = solutions(puzzle, 2, stats, kernel=kernel)
+    found = solutions(puzzle, 2, stats, kernel=False)
     if [board.numbers for board in found] != [answer]:      # cannot happen: every step kept it unique
         raise RuntimeError(f"generated a {rows}x{cols} puzzle (seed {seed}) that is not unique")
     return Generated(puzzle, solution, stats.nodes, stats.branches)
 
 
-def _take_away_within(solution: Puzzle, givens: list[int], removable: list[int], max_nodes: int,
-                      kernel: bool) -> None:
+def _take_away_within(solution: Puzzle, givens: list[int], removable: list[int], max_nodes: int) -> None:
     """Step 5: take away (in place) each of the `removable` givens, in order, while the puzzle
     stays unique within `max_nodes` search nodes."""
     answer = solution.numbers
     for cell in removable:
         if givens[cell]:
             givens[cell] = 0
-            if not _unique_within(solution.with_numbers(givens), answer, max_nodes, kernel):
+            if not _unique_within(solution.with_numbers(givens), answer, max_nodes):
                 givens[cell] = answer[cell]
 
 
@@ -231,10 +243,10 @@ def _take_away_added(added: list[tuple[int, Deduction]], givens: list[int], answ
             kept_later.append(cell)
 
 
-def _unique_within(puzzle: Puzzle, answer: tuple[int, ...], max_nodes: int, kernel: bool) -> bool:
+def _unique_within(puzzle: Puzzle, answer: tuple[int, ...], max_nodes: int) -> bool:
     """Exactly one solution, proven within ``max_nodes`` search nodes."""
     try:
-        found = solutions(puzzle, 2, max_nodes=max_nodes, kernel=kernel)
+        found = solutions(puzzle, 2, max_nodes=max_nodes, kernel=False)
     except SearchBudgetExceeded:
         return False
     return len(found) == 1 and found[0].numbers == answer

@@ -1,7 +1,8 @@
-"""The solver's propagation (``kernel.c``) compiled once into verify's cache with the system C compiler.
+"""The solver's propagation (``kernel.c``) and the generator and search over it (``generate.c``,
+which includes it) compiled once into verify's cache with the system C compiler.
 
 The library is kept in ``$VERIFY_CACHE/arrows-kernel/<digest>/``, the digest taken over the
-C source, the flags and the machine: a changed source is a new folder. It is stored as the
+C sources, the flags and the machine: a changed source is a new folder. It is stored as the
 compile cache stores an artefact (:mod:`verify.runner.artefacts`: copied in with a manifest
 of digests, checked before it is loaded), so a library changed behind verify's back is
 rebuilt, never loaded. Nothing is written inside the installed package. This is verify's
@@ -19,7 +20,8 @@ from verify.contests.arrows import KERNEL_FOLDER
 from verify.runner import artefacts
 from verify.runner.paths import cache_root
 
-SOURCE = Path(__file__).with_name("kernel.c")
+SOURCE = Path(__file__).with_name("generate.c")       # it includes kernel.c: one library
+SOURCES = (SOURCE, Path(__file__).with_name("kernel.c"))
 LIBRARY = "libarrows_propagate.so"
 FLAGS = ("-O2", "-shared", "-fPIC")
 COMPILERS = ("cc", "gcc", "clang")
@@ -30,7 +32,7 @@ COMPILE_SECONDS = 120
 def library_folder() -> Path:
     """Where the library built from today's source lives."""
     digest = hashlib.sha256()
-    for part in (SOURCE.read_bytes(), " ".join(FLAGS).encode(), platform.machine().encode()):
+    for part in (*(source.read_bytes() for source in SOURCES), " ".join(FLAGS).encode(), platform.machine().encode()):
         digest.update(len(part).to_bytes(8, "little") + part)
     return cache_root() / FOLDER / digest.hexdigest()[:16]
 

@@ -196,11 +196,13 @@ def _parse(data: bytes, key: str) -> Kept | None:
     about = header.get("log")
     if about is None:
         return Kept(header["result"], None) if not log else None
+    unpacking = zlib.decompressobj()
     try:
-        unpacked = zlib.decompressobj().decompress(log, MAX_LOG_BYTES + 1)
+        unpacked = unpacking.decompress(log, MAX_LOG_BYTES + 1)
     except zlib.error:
         return None
-    if not isinstance(about, dict) or about.get("bytes") != len(unpacked) \
+    whole = unpacking.eof and not unpacking.unused_data
+    if not whole or not isinstance(about, dict) or about.get("bytes") != len(unpacked) \
             or about.get("sha256") != hashlib.sha256(unpacked).hexdigest():
         return None
     return Kept(header["result"], unpacked)

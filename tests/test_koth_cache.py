@@ -345,3 +345,31 @@ def test_the_time_left_is_learned_from_the_jobs_played():
     assert free.seconds() == pytest.approx(3.0)
     assert [shown(s) for s in (0.4, 59, 61, 3500, 3599, 11_100)] == ["0 s", "59 s", "1 min", "58 min", "1 h 00 min",
                                                                      "3 h 05 min"]
+
+
+def test_runs_at_once_never_read_half_a_result(tmp_path):
+    import threading
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b'{"step": 1}\n' * 5000)
+    writers = [cache_at(tmp_path) for _ in range(3)]
+    seen: list[object] = []
+
+    def write(cache: MatchCache, value: int) -> None:
+        for _ in range(40):
+            cache.store("shared", {"value": value}, log)
+
+    def read() -> None:
+        for _ in range(200):
+            kept = cache_at(tmp_path).load("shared")
+            seen.append(None if kept is None else (kept.result["value"], kept.log == log.read_bytes()))
+
+    threads = [threading.Thread(target=write, args=(cache, value)) for value, cache in enumerate(writers)]
+    threads.append(threading.Thread(target=read))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # each read is nothing yet or one writer's whole result with its whole log; no temporary file is left
+    assert all(item is None or (item[0] in (0, 1, 2) and item[1]) for item in seen)
+    assert cache_at(tmp_path).load("shared") is not None
+    assert [path.name for path in cache_at(tmp_path).folder.iterdir()] == ["shared.match"]

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = next(parent for parent in Path(__file__).resolve().parents if (parent / "pyproject.toml").is_file())
 DUEL = REPO / "tests" / "fixtures" / "duel-contest"
 DUELLISTS = DUEL / "submissions" / "duel"
 MAZES = REPO / "submissions" / "maze"

@@ -1,25 +1,12 @@
-"""Shared test helpers: the isolation runs get, chosen for one test."""
+"""Shared test fixtures: the settings and isolation runs get, chosen for one test; the attack count."""
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
 
 import pytest
 
-from verify.runner import cgroup, isolation
+from verify.runner import isolation
 from verify.settings import Settings
-
-
-def machine_modes() -> list[tuple[str, bool]]:
-    """Every (sandbox policy, cgroup per run) pair this machine offers."""
-    policies = ["bwrap", "none"] if shutil.which("bwrap") else ["none"]
-    accountings = [True, False] if cgroup.probed_setup() is not None else [False]
-    return [(policy, with_cgroups) for policy in policies for with_cgroups in accountings]
-
-
-def mode_id(mode: tuple[str, bool]) -> str:
-    return f"{mode[0]}-{'cgroup' if mode[1] else 'rlimits'}"
 
 
 @pytest.fixture
@@ -49,40 +36,6 @@ def use_isolation(monkeypatch):
     monkeypatch.undo()
 
 
-NORMAL_USER = "verify-test"
-SYSTEM_PYTHON = "/usr/bin/python3"
-
-
-@contextlib.contextmanager
-def normal_user_script(script_text: str, prefix: str):
-    """The script `script_text` in a folder the normal user
-    NORMAL_USER (made when missing) can read, with a `cache` folder it owns, as
-    (script, cache), removed afterwards. Skips unless verify is root with
-    SYSTEM_PYTHON and runuser (the script runs as that user through runuser)."""
-    import os
-    import subprocess
-    import tempfile
-    from pathlib import Path
-    if os.geteuid() != 0:
-        pytest.skip(f"needs root: the test runs verify as the user {NORMAL_USER} through runuser")
-    if not os.path.exists(SYSTEM_PYTHON) or shutil.which("runuser") is None:
-        pytest.skip(f"needs {SYSTEM_PYTHON} and runuser")
-    if subprocess.run(["id", NORMAL_USER], capture_output=True).returncode != 0:
-        subprocess.run(["useradd", "-m", NORMAL_USER], check=True, capture_output=True)
-    home = Path(tempfile.mkdtemp(prefix=prefix))
-    os.chmod(home, 0o755)
-    script = home / "run.py"
-    script.write_text(script_text)
-    os.chmod(script, 0o644)
-    cache = home / "cache"
-    cache.mkdir()
-    shutil.chown(cache, NORMAL_USER, NORMAL_USER)
-    try:
-        yield script, cache
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-
-
 # -- the attack count -----------------------------------------------------------------------
 # Each test of these modules is an attack a hostile entry, pull request, input or client
 # makes, in one mode (docs/security.md, "Attacks tried"): the run ends with how many were
@@ -93,6 +46,8 @@ ATTACK_MODULES = frozenset({
     "test_runner_judge_failures", "test_nothing_survives", "test_forkserver_channels",
     "test_runner_config_files", "test_golf_files", "test_hostile_inputs", "test_report_escaping",
     "test_trust_ci", "test_trust_cluster", "test_trust_digests", "test_trust_faults", "test_attacks_host",
+    # the halves of these that run whole commands or programs
+    "test_golf_files_runs", "test_report_escaping_commands", "test_trust_digests_runs", "test_runner_config_files_runs",
 })
 CONFORMANCE_ATTACKS = ("test_the_one_verdict_and_no_survivor", "test_the_same_as_a_normal_user")
 _attacks = {"tried": 0, "held": 0, "documented": 0}

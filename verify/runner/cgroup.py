@@ -144,18 +144,23 @@ class RunCgroup:
                 folder = parent / name
                 folder.mkdir()
                 group.folders[controller] = folder
-            group._write("memory", "memory.limit_in_bytes" if setup.version == "v1" else "memory.max", memory)
-            if setup.version == "v1":
-                group._write_if_present("memory", "memory.memsw.limit_in_bytes", memory)  # no escape to swap
-            else:
-                group._write_if_present("memory", "memory.swap.max", 0)
-            group._write("pids", "pids.max", processes)
+            group.set_limits(memory, processes)
             group.procs_fds = [os.open(folder / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
                                for folder in group.folders.values()]
         except OSError:
             group.remove()
             raise
         return group
+
+    def set_limits(self, memory: int, processes: int) -> None:
+        """The group's memory limit (swap included: no escape to it) and its process limit."""
+        v1 = self.setup.version == "v1"
+        self._write("memory", "memory.limit_in_bytes" if v1 else "memory.max", memory)
+        if v1:
+            self._write_if_present("memory", "memory.memsw.limit_in_bytes", memory)
+        else:
+            self._write_if_present("memory", "memory.swap.max", 0)
+        self._write("pids", "pids.max", processes)
 
     def _folder(self, controller: str) -> Path:
         return self.folders.get(controller) or self.folders["unified"]
@@ -170,10 +175,11 @@ class RunCgroup:
             pass
 
     def _read(self, controller: str, name: str) -> str:
-        try:
-            return (self._folder(controller) / name).read_text()
-        except OSError:
-            return ""
+        return _read_file(f"{self._folder(controller)}/{name}")
+
+    def _number(self, controller: str, name: str) -> int:
+        text = self._read(controller, name).strip()
+        return int(text) if text.isdigit() else 0
 
     def _keyed(self, controller: str, name: str, key: str) -> int:
         for line in self._read(controller, name).splitlines():
@@ -187,27 +193,30 @@ class RunCgroup:
 
     def cpu_time(self) -> float:
         """CPU seconds used so far by every process of the run."""
+        return self._cpu_total()
+
+    def _cpu_total(self) -> float:
+        """CPU seconds used so far by every process the group held."""
         if self.setup.version == "v1":
-            text = self._read("cpuacct", "cpuacct.usage").strip()
-            return int(text) / 1e9 if text.isdigit() else 0.0
+            return self._number("cpuacct", "cpuacct.usage") / 1e9
         return self._keyed("unified", "cpu.stat", "usage_usec") / 1e6
 
     def usage(self) -> CgroupUsage:
-        if self.setup.version == "v1":
-            peak_text = self._read("memory", "memory.max_usage_in_bytes").strip()
-            oom = self._keyed("memory", "memory.oom_control", "oom_kill")
-        else:
-            peak_text = self._read("memory", "memory.peak").strip()
-            oom = self._keyed("memory", "memory.events", "oom_kill")
-        return CgroupUsage(cpu_time=self.cpu_time(), peak_memory=int(peak_text) if peak_text.isdigit() else 0,
-                           oom_kills=oom, forks_refused=self._keyed("pids", "pids.events", "max"))
+        oom = (self._keyed("memory", "memory.oom_control", "oom_kill") if self.setup.version == "v1"
+               else self._keyed("memory", "memory.events", "oom_kill"))
+        return CgroupUsage(cpu_time=self._cpu_total(), peak_memory=self._peak(), oom_kills=oom,
+                           forks_refused=self._keyed("pids", "pids.events", "max"))
+
+    def _peak(self) -> int:
+        """The group's peak charge in bytes."""
+        return self._number("memory", "memory.max_usage_in_bytes" if self.setup.version == "v1" else "memory.peak")
 
     def members(self) -> list[int]:
         pids: set[int] = set()
         for folder in self.folders.values():
             try:
-                pids.update(int(p) for p in (folder / "cgroup.procs").read_text().split())
-            except (OSError, ValueError):
+                pids.update(int(p) for p in _read_file(f"{folder}/cgroup.procs").split())
+            except ValueError:
                 continue
         return sorted(pids)
 
@@ -247,6 +256,130 @@ class RunCgroup:
         for folder in self.folders.values():
             remove_group_folder(folder)
         self.folders = {}
+
+
+class KeptCgroup:
+    """One group kept for the runs of a fork server, one run at a time: made once (no
+    mkdir or rmdir per run, and no first join of a fresh memory group, which waits for
+    the kernel's RCU grace period: several ms), each run's counts taken as differences
+    from that run's start (`StepCgroup`). Only where the peak memory can be reset: v1's
+    `memory.max_usage_in_bytes`, v2's `memory.peak` on Linux 6.12+ (reset per descriptor);
+    elsewhere it cannot be made (OSError)."""
+
+    def __init__(self, setup: CgroupSetup, memory: int, processes: int) -> None:
+        self.group = RunCgroup.create(setup, memory, processes)
+        self.limits = (memory, processes)
+        # it outlives runs: a signal that ends verify removes it too (else the next verify does)
+        self._token: int | None = reaper.track(self._abort)
+        try:
+            probe = StepCgroup(self)
+            try:
+                probe.begin()
+            finally:
+                probe.remove()
+        except OSError:
+            self.remove()
+            raise
+
+    def step(self, memory: int, processes: int) -> StepCgroup:
+        """The group for the next run, under these limits (a group whose limits differ
+        is made again: v1's swap limit must never fall below the memory limit, so
+        changing both in place depends on their order). Its counts start at `begin()`."""
+        if (memory, processes) != self.limits:
+            replacement = RunCgroup.create(self.group.setup, memory, processes)
+            self.remove()
+            self.group, self.limits = replacement, (memory, processes)
+        return StepCgroup(self)
+
+    def remove(self) -> None:
+        self.group.remove()
+        reaper.untrack(self._token)
+        self._token = None
+
+    def _abort(self) -> None:
+        """From a signal handler: empty and remove the group's folders (its descriptors are left)."""
+        for folder in list(self.group.folders.values()):
+            remove_group_folder(folder, timeout=0.5)
+
+
+class StepCgroup(RunCgroup):
+    """One run's share of a `KeptCgroup`: its own membership descriptors, and counts from
+    `begin()` (the CPU time, the peak above the charge it started with, out-of-memory
+    kills, refused forks). Its removal leaves the group to its keeper."""
+
+    def __init__(self, kept: KeptCgroup) -> None:
+        group = kept.group
+        super().__init__(group.setup, dict(group.folders))
+        self._start = CgroupUsage(cpu_time=0.0, peak_memory=0, oom_kills=0, forks_refused=0)
+        self._peak_fd: int | None = None
+        try:
+            if self.setup.version == "v2":
+                self._peak_fd = os.open(f"{self._folder('memory')}/memory.peak", os.O_RDWR | os.O_CLOEXEC)
+            self.procs_fds = [os.open(f"{folder}/cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+                              for folder in self.folders.values()]
+        except OSError:
+            self.remove()
+            raise
+
+    def begin(self) -> None:
+        """Count from now: the peak reset to the charge the group holds, every counter read."""
+        if self._peak_fd is None:
+            _write_file(f"{self._folder('memory')}/memory.max_usage_in_bytes", b"0")
+            charge = self._number("memory", "memory.usage_in_bytes")
+            oom = self._keyed("memory", "memory.oom_control", "oom_kill")
+        else:
+            os.write(self._peak_fd, b"reset")          # (Linux 6.12+: for reads through this descriptor)
+            charge = self._number("memory", "memory.current")
+            oom = self._keyed("memory", "memory.events", "oom_kill")
+        self._start = CgroupUsage(cpu_time=self._cpu_total(), peak_memory=charge, oom_kills=oom,
+                                  forks_refused=self._keyed("pids", "pids.events", "max"))
+
+    def cpu_time(self) -> float:
+        return self._cpu_total() - self._start.cpu_time
+
+    def usage(self) -> CgroupUsage:
+        whole = super().usage()
+        start = self._start
+        return CgroupUsage(cpu_time=whole.cpu_time - start.cpu_time,
+                           peak_memory=max(0, whole.peak_memory - start.peak_memory),
+                           oom_kills=whole.oom_kills - start.oom_kills,
+                           forks_refused=whole.forks_refused - start.forks_refused)
+
+    def _peak(self) -> int:
+        if self._peak_fd is None:
+            return super()._peak()
+        text = os.pread(self._peak_fd, 64, 0).strip()
+        return int(text) if text.isdigit() else 0
+
+    def remove(self) -> None:
+        self.close_fds()
+        if self._peak_fd is not None:
+            os.close(self._peak_fd)
+            self._peak_fd = None
+        self.folders = {}
+
+
+def _write_file(path: str, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def _read_file(path: str) -> str:
+    """A cgroup file's text ("" when it cannot be read): a few system calls, no file object
+    (a fork server's step reads a dozen of them)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return ""
+    try:
+        return os.read(fd, 1 << 16).decode()
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
 
 
 def remove_group_folder(folder: Path, timeout: float = 5.0) -> None:

@@ -28,20 +28,22 @@ import secrets
 import select
 import subprocess
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from verify.runner import reaper, warm
 from verify.runner.backends import TMPFS_SIZE, is_system_path, running_as_root
 from verify.runner.build import Prepared
-from verify.runner.cgroup import create_run_cgroup
+from verify.runner.cgroup import KeptCgroup, RunCgroup, RunCgroupFailed, StepCgroup, create_run_cgroup
 from verify.runner.helper import compiled_tool
 from verify.runner.idle import IdleBoxes
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation
-from verify.runner.process import RunResult, StdoutConsumer, drive
+from verify.runner.process import RunResult, Started, StdoutConsumer, drive
 from verify.runner.sandbox import UID_RANGE, Sandbox
 
 SOURCE = Path(__file__).with_name("forkserver.c")
@@ -91,6 +93,9 @@ class ForkServer:
         self._sandbox = sandbox.__enter__()
         self._pidfd: int | None = None
         self._process: subprocess.Popen[bytes] | None = None
+        self._group: KeptCgroup | None = None       # the steps' cgroup, made at the first step
+        self._next: Future[ReadyStep | None] | None = None   # the next step, built ahead
+        self._fresh_groups = False                   # True: none can be kept here, a new group per step
         try:
             if sandbox.temp is not None:
                 raise ServerUnavailable("the folder is too big for the sandbox's tmpfs")
@@ -120,15 +125,89 @@ class ForkServer:
 
     def step(self, prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
              on_stdout: StdoutConsumer | None) -> RunResult:
-        """One run of `prepared` in a fresh process and writable area of this sandbox."""
-        assert self._pidfd is not None
-        with StepSandbox(self.workdir, isolation=self.isolation, server=self.server,
-                         sandbox_pidfd=os.dup(self._pidfd), keep=self.keep) as sandbox:
-            started = prepared.start(sandbox, args, limits)
+        """One run of `prepared` in a fresh process and writable area of this sandbox: the
+        step built ahead by the previous one when it is for the same command line and
+        limits, else one built now; meanwhile the next is built."""
+        key = _step_key(prepared, args, limits)
+        ready = self._take_next(key) or self._build(prepared, args, limits, key)
+        sandbox = ready.sandbox
+        try:
+            if isinstance(sandbox.cgroup, StepCgroup):
+                try:
+                    sandbox.cgroup.begin()        # its counts start here, before anything of it runs
+                except OSError as error:
+                    raise RunCgroupFailed(f"cannot read the fork server's cgroup: {error.strerror or error}") from None
+            sandbox.go()
+            started = Started(ready.started.process, ready.started.argv, time.monotonic())
+            self._build_next(prepared, args, limits, key)
             return drive(started, sandbox, limits, stdin=stdin, on_stdout=on_stdout)
+        finally:
+            sandbox.cleanup()
+
+    def _build(self, prepared: Prepared, args: Sequence[str], limits: Limits, key: StepKey) -> ReadyStep:
+        """A step up to verify-init waiting for go: its namespaces, writable area, uid and
+        cgroup made, nothing of the program started."""
+        assert self._pidfd is not None
+        sandbox = StepSandbox(self.workdir, isolation=self.isolation, server=self.server,
+                              sandbox_pidfd=os.dup(self._pidfd), keep=self.keep,
+                              cgroup_for=self._step_cgroup).__enter__()
+        try:
+            started = prepared.start(sandbox, args, limits)
+        except BaseException:
+            sandbox.cleanup()
+            raise
+        return ReadyStep(key, sandbox, started)
+
+    def _build_next(self, prepared: Prepared, args: Sequence[str], limits: Limits, key: StepKey) -> None:
+        """Build the next step in the thread that lives as long as verify (a step's
+        verify-forkserver dies with the thread that started it), while this one runs."""
+
+        def build() -> ReadyStep | None:
+            try:
+                return self._build(prepared, args, limits, key)
+            except Exception:        # only a head start: the next step builds its own
+                return None
+
+        try:
+            self._next = _spawner.submit(build)
+        except RuntimeError:         # verify is exiting: no more threads
+            self._next = None
+
+    def _take_next(self, key: StepKey) -> ReadyStep | None:
+        """The step built ahead, when it is for `key` and still waits; else None (and it is removed)."""
+        pending, self._next = self._next, None
+        ready = pending.result() if pending is not None else None
+        if ready is not None and (ready.key != key or ready.started.process.poll() is not None):
+            warm.dispose_waiting(ready.sandbox, ready.started.process)
+            return None
+        return ready
+
+    def _drop_next(self) -> None:
+        pending, self._next = self._next, None
+        ready = pending.result() if pending is not None else None
+        if ready is not None:
+            warm.dispose_waiting(ready.sandbox, ready.started.process)
+
+    def _step_cgroup(self, memory: int, processes: int) -> RunCgroup:
+        """The next step's cgroup: the server's own group, kept from step to step, else
+        (where the peak memory cannot be reset) a new group for the step."""
+        setup = self.isolation.cgroups
+        assert setup is not None
+        if self._group is None and not self._fresh_groups:
+            try:
+                self._group = KeptCgroup(setup, memory, processes)
+            except OSError:
+                self._fresh_groups = True
+        if self._group is None:
+            return create_run_cgroup(setup, memory, processes)
+        try:
+            return self._group.step(memory, processes)
+        except OSError as error:
+            raise RunCgroupFailed(f"cannot use the fork server's cgroup: {error.strerror or error}") from None
 
     def close(self) -> None:
         """Kill the sandbox (its PID 1, hence everything in it) and remove what it held."""
+        self._drop_next()
         self._sandbox.kill_leftovers()
         if self._process is not None:
             try:
@@ -142,6 +221,9 @@ class ForkServer:
         if self._pidfd is not None:
             os.close(self._pidfd)
             self._pidfd = None
+        if self._group is not None:
+            self._group.remove()
+            self._group = None
         self._sandbox.cleanup()
 
 
@@ -150,11 +232,13 @@ class StepSandbox(Sandbox):
     descriptor, and a command line entering the fork server's sandbox instead of bwrap."""
 
     def __init__(self, workdir: Path, *, isolation: Isolation, server: str, sandbox_pidfd: int,
-                 keep: Sequence[str]) -> None:
+                 keep: Sequence[str], cgroup_for: Callable[[int, int], RunCgroup]) -> None:
         super().__init__(workdir, isolation=isolation)
         self.server = server
+        self.cgroup_for = cgroup_for
         self.keep = list(keep)
         self.sandbox_pidfd: int | None = sandbox_pidfd
+        self.cut_short = False             # verify stopped it (else it ended by itself)
 
     def __enter__(self) -> StepSandbox:
         isolation = self.isolation
@@ -163,6 +247,7 @@ class StepSandbox(Sandbox):
         self._token = reaper.track(self.abort)
         try:
             self.report_fd, self._report_write = os.pipe()
+            self._go_read, self._go_write = os.pipe()      # verify-init waits for go (ForkServer.step)
             if isolation.seccomp is not None:
                 self._seccomp_fd = os.open(isolation.seccomp, os.O_RDONLY | os.O_CLOEXEC)
         except BaseException:
@@ -176,8 +261,7 @@ class StepSandbox(Sandbox):
         helper = isolation.helper
         assert helper is not None and self.sandbox_pidfd is not None
         processes = limits.processes if processes is None else processes
-        self.cgroup = (create_run_cgroup(isolation.cgroups, limits.memory, processes + 1)
-                       if isolation.cgroups is not None else None)
+        self.cgroup = self.cgroup_for(limits.memory, processes + 1) if isolation.cgroups is not None else None
         options = self._helper_options(limits, memory_kind, memory_extra, processes)
         if self._seccomp_fd is not None:
             options += ["--seccomp", str(self._seccomp_fd)]     # (bubblewrap's part in a run of its own)
@@ -192,11 +276,40 @@ class StepSandbox(Sandbox):
         super().spawned()                  # (closes every passed descriptor, the pidfd's copy too)
         self.sandbox_pidfd = None
 
+    def stop(self, pid: int, pidfd: int) -> None:
+        self.cut_short = True
+        super().stop(pid, pidfd)
+
+    def kill_leftovers(self) -> None:
+        """Nothing is left of a step whose verify-forkserver ended by itself: it ends once it
+        has reaped verify-init, its PID namespace's init, whose end the kernel completes only
+        when every process of the namespace is gone. One that verify stopped is swept."""
+        if self.cut_short or self.cgroup is not None:
+            super().kill_leftovers()
+
     def cleanup(self) -> None:
         if self.sandbox_pidfd is not None:
             os.close(self.sandbox_pidfd)
             self.sandbox_pidfd = None
         super().cleanup()
+
+
+StepKey = tuple[Hashable, ...]       # what a step built ahead must have been built for
+
+
+@dataclass
+class ReadyStep:
+    """A step built ahead: verify-init waits in it for go."""
+
+    key: StepKey
+    sandbox: StepSandbox
+    started: Started
+
+
+def _step_key(prepared: Prepared, args: Sequence[str], limits: Limits) -> StepKey:
+    language = prepared.language
+    return (tuple(prepared.argv(args, limits)), limits, language.memory, language.memory_extra,
+            tuple(sorted(language.env.items())))
 
 
 def _key(prepared: Prepared, isolation: Isolation) -> Key:

@@ -6,6 +6,7 @@ spoken to line by line until it is closed.
 from __future__ import annotations
 
 import os
+import resource
 import select
 import subprocess
 import time
@@ -52,8 +53,9 @@ class Session:
         self._sandbox: Sandbox | None = None
         self._buffer = bytearray()
         self._stderr = bytearray()
-        # What the session's processes used. Not measured yet (0: reports show "-"): bwrap's
-        # own rusage does not include the program's once the group is killed.
+        self._rusage: resource.struct_rusage | None = None
+        # What the session's processes used, known once it is closed, counted as a run's
+        # are (process._result): its cgroup's counts, else verify-init's report, else wait4's
         self.peak_memory = 0
         self.cpu_time = 0.0
 
@@ -98,11 +100,43 @@ class Session:
                         stream.close()
                 except OSError:
                     pass
-            self._process.wait()
+            self._reap(None)
+            if self._sandbox is not None:
+                self._sandbox.kill_leftovers()
+                self._measure(self._sandbox)
             self._process = None
         if self._sandbox is not None:
             self._sandbox.cleanup()
             self._sandbox = None
+
+    def _reap(self, timeout: float | None) -> int | None:
+        """Wait for the process verify started (at most `timeout` seconds; None: until it
+        ends), keeping its rusage; its exit code, None while it runs."""
+        process = self._process
+        assert process is not None
+        if process.returncode is None:
+            if timeout is not None:
+                pidfd = os.pidfd_open(process.pid)
+                try:
+                    if not select.select([pidfd], [], [], timeout)[0]:
+                        return None
+                finally:
+                    os.close(pidfd)
+            _, status, self._rusage = os.wait4(process.pid, 0)
+            process.returncode = os.waitstatus_to_exitcode(status)
+        return process.returncode
+
+    def _measure(self, sandbox: Sandbox) -> None:
+        """The session's CPU time and peak memory, once every process of it has ended."""
+        rusage = self._rusage
+        if rusage is not None:
+            self.cpu_time, self.peak_memory = rusage.ru_utime + rusage.ru_stime, rusage.ru_maxrss * 1024
+        report = sandbox.read_report()
+        if report is not None:
+            self.cpu_time, self.peak_memory = report.cpu_time, report.peak_memory
+        if sandbox.cgroup is not None:
+            usage = sandbox.cgroup.usage()
+            self.cpu_time, self.peak_memory = usage.cpu_time, usage.peak_memory
 
     def exchange(self, text: bytes, timeout: float) -> bytes:
         """Write `text`, return the next line the program prints (without its newline)."""
@@ -154,10 +188,8 @@ class Session:
         return line[:-1] if line.endswith(b"\r") else line
 
     def _ended(self) -> SessionError:
-        assert self._process is not None
-        try:
-            code = self._process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
+        code = self._reap(1.0)
+        if code is None:
             return SessionError("eof", "the program closed its output", self.stderr_tail)
         if code == 0:
             return SessionError("eof", "the program exited", self.stderr_tail)

@@ -74,7 +74,11 @@ def folder_signature(folder: Path) -> Signature:
 
 def dispose(ready: Ready) -> None:
     """Close its go pipe (verify-init exits without running anything) and wait for it."""
-    sandbox, process = ready.sandbox, ready.process
+    dispose_waiting(ready.sandbox, ready.process)
+
+
+def dispose_waiting(sandbox: Sandbox, process: subprocess.Popen[bytes]) -> None:
+    """Remove a sandbox whose verify-init waits for go (`process`: what verify started)."""
     sandbox.close_go()
     try:
         process.wait(timeout=DISPOSE_TIMEOUT)

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from verify.errors import VerifyError
+
+if TYPE_CHECKING:
+    from verify.settings import Settings
 
 CORE_COMMANDS = {
     "check": "verify.cli.check:check",
@@ -164,8 +168,14 @@ def run() -> None:
     except BrokenPipeError:
         sys.exit(1)
     except Exception as error:  # a bug of ours: still one line, and say so
-        click.echo(f"verify: internal error: {type(error).__name__}: {error} "
-                   "(please report it; rerun with VERIFY_DEBUG=1 for the traceback)", err=True)
-        if settings.debug:
-            raise
-        sys.exit(3)
+        internal_error(error, settings)
+
+
+def internal_error(error: Exception, settings: Settings) -> NoReturn:
+    """A bug of ours: one line saying so, exit 3 (with VERIFY_DEBUG, the traceback); called
+    from an ``except`` block."""
+    click.echo(f"verify: internal error: {type(error).__name__}: {error} "
+               "(please report it; rerun with VERIFY_DEBUG=1 for the traceback)", err=True)
+    if settings.debug:
+        raise error
+    sys.exit(3)

@@ -10,22 +10,24 @@
   it) or a folder of such packages; it is named by its contest's ``name``.
 
 Built-in and installed contests are imported only when asked for. A name must be
-unique: two contests of one name are an error naming both.
+unique: two contests of one name are an error naming both. Importing this package imports
+no contest and not the contract (``Contest`` is loaded when first named), so that a built-in
+contest's quick command (:mod:`verify.contests.quick`) starts fast.
 """
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import pkgutil
 import re
 import sys
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from verify.contests.contract import Contest
 from verify.errors import VerifyError
+
+if TYPE_CHECKING:
+    from verify.contests.contract import Contest
 
 __all__ = ["Contest", "add", "add_contest_path", "get", "names", "reset"]
 
@@ -39,6 +41,13 @@ _lock = threading.RLock()
 _loaders: dict[str, Callable[[], Contest[Any, Any]]] | None = None
 _loaded: dict[str, Contest[Any, Any]] = {}
 _paths: list[Path] = []
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Contest":
+        from verify.contests.contract import Contest
+        return Contest
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _builtin_loader(name: str) -> Callable[[], Contest[Any, Any]]:
@@ -56,6 +65,9 @@ FOLDER_MODULES = "verify_contest_"
 
 def _load_folder(folder: Path) -> Contest[Any, Any]:
     """The contest of a package folder (its ``__init__.py`` exposes ``CONTEST`` or ``CHALLENGE``)."""
+    import importlib.util
+
+    from verify.contests.contract import Contest
     module_name = f"{FOLDER_MODULES}{re.sub(r'[^A-Za-z0-9_]', '_', folder.name)}"
     spec = importlib.util.spec_from_file_location(module_name, folder / "__init__.py",
                                                   submodule_search_locations=[str(folder)])
@@ -99,6 +111,7 @@ def _discover() -> dict[str, Callable[[], Contest[Any, Any]]]:
             raise VerifyError(f"two contests are called {name!r}: {origins[name]} and {origin}")
         loaders[name], origins[name] = loader, origin
 
+    import pkgutil
     for module in pkgutil.iter_modules(__path__):
         if module.ispkg:
             add_loader(module.name, "the built-in one", _builtin_loader(module.name))
@@ -130,6 +143,7 @@ def names() -> tuple[str, ...]:
 
 def get(name: str) -> Contest[Any, Any]:
     """The contest called ``name``; VerifyError when there is none or it does not load."""
+    from verify.contests.contract import Contest
     with _lock:
         if name in _loaded:
             return _loaded[name]

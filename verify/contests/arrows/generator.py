@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from verify.contests.arrows.library import DEFAULT_MAX_NODES, MAX_GENERATION_CELLS
 from verify.contests.arrows.model import NO_ARROW, STEPS, Puzzle
 from verify.contests.arrows.solver import (
     Deduction,
@@ -45,9 +46,6 @@ from verify.contests.arrows.solver import (
     solutions,
 )
 from verify.errors import InputError
-
-MAX_GENERATION_CELLS = 2500
-DEFAULT_MAX_NODES = 20
 
 
 def _queen_lines(rows: int, cols: int) -> list[list[int]]:
@@ -155,7 +153,7 @@ def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation:
     rng = random.Random(f"arrows {rows}x{cols} seed {seed}")
     start_count = int(start_givens * rows * cols)
     if kernel:
-        from verify.contests.arrows import kernel as compiled
+        from verify.contests.arrows import library as compiled
         lib = compiled.library()
         if lib is not None:
             arrows, numbered, kept, nodes, branches = compiled.generate(

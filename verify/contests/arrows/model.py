@@ -25,17 +25,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from verify.contests.arrows.text import NO_ARROW, NOTATIONS, board_text
 from verify.errors import InputError
 
 # (row step, column step) by direction index, clockwise from north.
 STEPS: tuple[tuple[int, int], ...] = (
     (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1),
 )
-NOTATIONS: dict[str, tuple[str, ...]] = {
-    "english": ("N", "NE", "E", "SE", "S", "SW", "W", "NW"),
-    "dutch": ("N", "NO", "O", "ZO", "Z", "ZW", "W", "NW"),
-}
-NO_ARROW = -1  # the direction of the last cell
 
 _DIRECTION_BY_NAME = {
     notation: {name: index for index, name in enumerate(names)}
@@ -143,19 +139,9 @@ class Puzzle:
         return sum(1 for n in self.numbers if n)
 
     # ----- writing -----
-    def header(self) -> str:
-        return str(self.rows) if self.rows == self.cols else f"{self.rows} {self.cols}"
-
-    def row_texts(self) -> list[str]:
-        return [
-            " ".join(f"{self.numbers[c]}{self.arrow_name(c)}"
-                     for c in range(r * self.cols, (r + 1) * self.cols))
-            for r in range(self.rows)
-        ]
-
     def to_text(self) -> str:
         """The contest's text format, ending with a newline."""
-        return "\n".join([self.header(), *self.row_texts()]) + "\n"
+        return board_text(self.rows, self.cols, self.arrows, self.numbers, self.notation)
 
     def to_lists(self) -> list[list[list]]:
         return [[[self.numbers[c], self.arrow_name(c)]

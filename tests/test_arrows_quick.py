@@ -1,0 +1,129 @@
+"""``verify gen arrows`` the quick way (verify/__main__.py, verify.contests.quick, the contest's
+quick module) against the click command: the same output, errors and exit code for every option
+and every bad input; the quick way imports neither click nor the contests' discovery; it gives
+way to the full command line wherever another contest could be called arrows."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verify.contests import quick as registry
+from verify.contests.arrows import generator, library, quick
+from verify.contests.arrows.model import NOTATIONS
+from verify.contests.arrows.text import NOTATIONS as TEXT_NOTATIONS
+
+ROOT = Path(__file__).resolve().parents[1]
+QUICK = "from verify.__main__ import run; run()"
+FULL = "from verify.cli import run; run()"
+ELAPSED = re.compile(r", \d+ ms$", re.M)     # --stats ends with the time taken
+
+AGREEING = [
+    # taken the quick way
+    ["--size", "6"], ["--size=6"], ["--size", "7", "--seed", "12"], ["--seed=-3", "--size", "5"],
+    ["--rows", "3", "--cols", "8"], ["--rows", "4"], ["--size", "5", "--cols", "9"],
+    ["--size", "6", "--arrows", "dutch"], ["--size", "6", "--arrows=english", "--solution"],
+    ["--size", "6", "--stats"], ["--size", "7", "--hard", "--stats", "--solution"],
+    ["--size", "6", "--hard", "--max-nodes", "3", "--stats"], ["--size", "6", "--max-nodes", "99999999999999999999999"],
+    ["--rows", "1", "--cols", "2"], ["--rows", "2", "--cols", "1"], ["--size", "12", "--stats"],
+    # given way: the click command's help and errors
+    [], ["--help"], ["-h"], ["--size"], ["--size", "x"], ["--size", "+6"], ["--size", " 6"], ["--size", "6_0"],
+    ["--size", "0"], ["--size", "1"], ["--size", "51"], ["--size", "-4"], ["--rows", "3", "--cols", "0"],
+    ["--cols", "5"], ["--seed", "4"], ["--size", "6", "--size", "7"], ["--size", "6", "--arrows", "Dutch"],
+    ["--size", "6", "--arrows"], ["--size", "6", "--max-nodes", "0"], ["--size", "6", "--hard=1"],
+    ["--size", "6", "--stats=yes"], ["--size", "6", "--sizes", "7"], ["--size", "6", "extra"], ["--size", "6", "--"],
+    ["--siz", "6"], ["--size", "--stats"], ["--seed", "--size", "6"], ["--size", "\u0666"],
+]
+
+
+def verify(code: str, *arguments: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    done = subprocess.run([sys.executable, "-c", code, "gen", "arrows", *arguments], capture_output=True,
+                          text=True, cwd=ROOT, env=env)
+    return done.returncode, done.stdout, ELAPSED.sub(", ms", done.stderr)
+
+
+@pytest.mark.parametrize("arguments", AGREEING, ids=lambda arguments: " ".join(arguments) or "none")
+def test_the_quick_way_and_the_click_command_agree(arguments):
+    assert verify(QUICK, *arguments) == verify(FULL, *arguments)
+
+
+def _modules_after(*arguments: str) -> set[str]:
+    script = ("import atexit, json, sys\n"
+              "atexit.register(lambda: sys.__stderr__.write('\\nMODULES ' + json.dumps(sorted(sys.modules))))\n"
+              + QUICK)
+    done = subprocess.run([sys.executable, "-c", script, "gen", "arrows", *arguments], capture_output=True,
+                          text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stderr.rpartition("\nMODULES ")[2]))
+
+
+def test_the_quick_way_imports_neither_click_nor_the_discovery_nor_the_model():
+    modules = _modules_after("--size", "8", "--stats")
+    assert "verify.contests.arrows.quick" in modules
+    for heavy in ("click", "importlib.metadata", "verify.cli", "verify.contests.contract", "verify.contests.arrows.model",
+                  "verify.contests.arrows.solver", "verify.contests.arrows.generator", "hashlib"):
+        assert heavy not in modules, heavy
+
+
+def test_a_bad_option_leaves_the_quick_way_having_written_nothing(capsys):
+    for arguments in (["--size", "x"], ["--help"], ["--size", "6", "--size", "6"], ["--size", "60"], []):
+        assert quick.gen(arguments, settings=None) is False     # type: ignore[arg-type]
+    assert capsys.readouterr() == ("", "")
+
+
+def test_the_options_are_read_as_given():
+    assert quick.read_options(["--size=5", "--hard", "--seed", "-2"]) == {"--size": "5", "--hard": True, "--seed": "-2"}
+    assert quick.read_options(["--size", "--stats"]) == {"--size": "--stats"}       # (a value, as click takes it)
+    assert quick.read_options(["--stats=1"]) is None
+    assert quick.read_options(["--size"]) is None
+
+
+def test_the_quick_way_shares_the_generator_s_limits_and_names():
+    assert (quick.MAX_GENERATION_CELLS, quick.DEFAULT_MAX_NODES) == (generator.MAX_GENERATION_CELLS,
+                                                                      generator.DEFAULT_MAX_NODES)
+    assert TEXT_NOTATIONS is NOTATIONS
+    assert library.MAX_GENERATION_CELLS == 2500
+
+
+def test_a_contest_folder_or_an_installed_contest_leaves_it_to_the_discovery(tmp_path):
+    assert registry.find("gen", "arrows", ()) is quick.gen
+    assert registry.find("gen", "arrows", (tmp_path,)) is None
+    assert registry.find("judge", "arrows", ()) is None
+    for name in ("desert-x", "../arrows", "Arrows", "nothing"):
+        assert registry.find("gen", name, ()) is None
+
+
+def _declaring(folder: Path, name: str) -> Path:
+    """A folder holding an installed distribution's metadata that declares a contest ``name``."""
+    info = folder / "elsewhere_contest-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: elsewhere-contest\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[verify.contests]\n{name} = elsewhere_contest:CONTEST\n")
+    return folder
+
+
+def test_an_installed_contest_of_the_same_name_is_the_discovery_s_error_both_ways(tmp_path, monkeypatch):
+    site = _declaring(tmp_path / "site", "arrows")
+    monkeypatch.syspath_prepend(str(site))
+    assert registry.installed_contests_may_exist()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
+    quick_way, full = verify(QUICK, "--size", "5", env=env), verify(FULL, "--size", "5", env=env)
+    assert quick_way == full
+    assert quick_way[0] == 2 and "two contests are called 'arrows'" in quick_way[2]
+
+
+def test_another_installed_contest_leaves_the_same_output(tmp_path):
+    site = _declaring(tmp_path / "site", "elsewhere")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
+    quick_way, full = verify(QUICK, "--size", "5", env=env), verify(FULL, "--size", "5", env=env)
+    assert quick_way == full and quick_way[0] == 0
+
+
+def test_a_contest_folder_in_the_environment_leaves_the_same_output(tmp_path):
+    env = {**os.environ, "VERIFY_CONTEST_PATH": str(tmp_path)}
+    assert verify(QUICK, "--size", "5", env=env) == verify(FULL, "--size", "5", env=env)

@@ -1,0 +1,80 @@
+"""A built-in contest's quick commands: a command such as ``verify gen echo --size 10`` run
+without click, the contests' discovery and the command's full module, where nothing can tell
+the difference.
+
+A built-in contest ``name`` may have a module ``verify.contests.<name>.quick`` whose
+``COMMANDS`` maps a kind of command (``gen``, ``solve``, ``judge``) to a function of the
+arguments after the contest's name and the settings. It runs the command and returns True; or,
+when the arguments are not ones it reads exactly as the full command does (a bad value, an
+option it does not know, ``--help``), it returns False having written nothing, and the full
+command line runs instead, with its own messages.
+
+The name means the built-in contest only when no other contest can have it: no contest folder
+is given, and no installed distribution declares contests (no ``entry_points.txt`` on
+``sys.path`` names one of the groups, read as :mod:`importlib.metadata` finds them, and no
+other finder lists distributions). Otherwise :func:`find` says None and the full command line's
+discovery decides, with its error for two contests of one name.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from verify.contests import ENTRY_POINT_GROUP, OTHER_ENTRY_POINT_GROUP
+
+if TYPE_CHECKING:
+    from verify.settings import Settings
+
+QuickCommand = Callable[[Sequence[str], "Settings"], bool]
+MODULE = "quick"
+_PACKAGES = os.path.dirname(os.path.abspath(__file__))
+
+
+def find(kind: str, name: str, contest_path: Sequence[Path]) -> QuickCommand | None:
+    """The quick command of this kind of the built-in contest ``name``, or None (the full
+    command line then)."""
+    if contest_path or not (name.isascii() and name.isidentifier()):
+        return None
+    if not os.path.isfile(os.path.join(_PACKAGES, name, f"{MODULE}.py")):
+        return None
+    if installed_contests_may_exist():
+        return None
+    commands: dict[str, QuickCommand] = importlib.import_module(f"{__package__}.{name}.{MODULE}").COMMANDS
+    return commands.get(kind)
+
+
+def installed_contests_may_exist() -> bool:
+    """Whether an installed distribution may declare a contest: one on ``sys.path`` whose
+    ``entry_points.txt`` names a contests' group, an archive or egg on ``sys.path`` (not looked
+    into), or a finder beside the path finder that lists distributions."""
+    for finder in sys.meta_path:
+        if hasattr(finder, "find_distributions") and finder is not importlib.machinery.PathFinder:
+            return True
+    for entry in sys.path:
+        folder = entry or "."
+        if folder.endswith(".egg"):
+            return True
+        try:
+            children = os.listdir(folder)
+        except OSError:
+            if os.path.exists(folder):          # a zip archive: its distributions are not listed here
+                return True
+            continue
+        for child in children:
+            if child.lower().endswith((".dist-info", ".egg-info")) and _declares_contests(os.path.join(folder, child)):
+                return True
+    return False
+
+
+def _declares_contests(metadata: str) -> bool:
+    try:
+        with open(os.path.join(metadata, "entry_points.txt"), encoding="utf-8", errors="replace") as points:
+            text = points.read()
+    except OSError:
+        return False
+    return ENTRY_POINT_GROUP in text or OTHER_ENTRY_POINT_GROUP in text

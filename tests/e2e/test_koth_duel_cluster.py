@@ -63,8 +63,9 @@ def test_the_workers_play_the_duels_a_tournament_here_plays(cluster, installed, 
     here = verify(*TOURNAMENT, "--format", "json", "--logs", str(tmp_path / "here"), installed=installed,
                   cache=tmp_path / "cache")
     assert here.returncode == 0, here.stderr
+    # --fresh: the workers play every duel, none reused from the run here
     there = verify(*TOURNAMENT, "--format", "json", "--logs", str(tmp_path / "there"), "--cluster",
-                   cluster.scheduler_address, installed=installed, cache=tmp_path / "cache")
+                   cluster.scheduler_address, "--fresh", installed=installed, cache=tmp_path / "cache")
     assert there.returncode == 0, there.stderr
     assert json.loads(there.stdout) == json.loads(here.stdout)
     assert len(json.loads(there.stdout)["duels"]) == 9
@@ -74,7 +75,7 @@ def test_the_workers_play_the_duels_a_tournament_here_plays(cluster, installed, 
 def test_the_table_and_the_site_from_a_cluster_are_the_local_ones(cluster, installed, tmp_path):
     here = verify(*TOURNAMENT, "--html", str(tmp_path / "here"), installed=installed, cache=tmp_path / "cache")
     there = verify(*TOURNAMENT, "--html", str(tmp_path / "there"), "--cluster", cluster.scheduler_address,
-                   installed=installed, cache=tmp_path / "cache")
+                   "--fresh", installed=installed, cache=tmp_path / "cache")
     assert (here.returncode, there.returncode) == (0, 0), here.stderr + there.stderr
     assert there.stdout == here.stdout and "Players (mean points per round)" in there.stdout
     board = (tmp_path / "there" / "index.html").read_text()

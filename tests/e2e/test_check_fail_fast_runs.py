@@ -12,8 +12,11 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "fixtures"))
 from echo_contest import write_entry  # noqa: E402
 
 from tests.unit.test_check_fail_fast import CAT
+from tests.unit.test_check_fail_fast import contest as echo_contest_fixture
 from verify.cli import main  # noqa: E402
 from verify.reports.checks import SKIPPED  # noqa: E402
+
+contest = echo_contest_fixture       # the unit half's fixture, used here by name
 
 # echoes every case but "b" (whose input is "2\n")
 ALL_BUT_B = "import sys\ndata = sys.stdin.read()\nsys.stdout.write('no\\n' if data == '2\\n' else data)\n"

@@ -6,6 +6,9 @@ import sys
 import pytest
 
 from tests.unit.test_desert_cli import SPEC_OUTPUT
+from tests.unit.test_desert_cli import files as desert_files_fixture
+
+files = desert_files_fixture         # the unit half's fixture, used here by name
 
 
 def run(*args, stdin=None):

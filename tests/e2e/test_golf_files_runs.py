@@ -8,7 +8,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1] / "fixtures"))
 from echo_contest import write_entry  # noqa: E402
 
+from tests.unit.test_golf_files import contest as echo_contest_fixture
 from tests.unit.test_golf_files import run
+
+contest = echo_contest_fixture       # the unit half's fixture, used here by name
 
 
 def standings() -> dict[str, dict]:

@@ -1,6 +1,8 @@
 """The batch grader: a program gets its input, its output streams into the contest's judge."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from verify.contests.contract import BatchTask, Options, Payload, StreamJudge, TestCase
 from verify.entries import Entry
 from verify.errors import JudgeFailure, VerifyError
@@ -33,6 +35,27 @@ class GuardedJudge:
             self.early = judge_crash(error)
         return self.early is not None
 
+    __call__ = feed     # the runner's stdout consumer
+
+    def pipe_reader(self) -> Callable[[int, int], tuple[int, bool, bool]] | None:
+        """The judge's own reader of the stdout pipe (fd, budget) -> (bytes read, pipe closed,
+        stop the run), guarded as ``feed`` is; None when it is fed chunks."""
+        make = getattr(self.judge, "pipe_reader", None)
+        reader = make() if make is not None else None
+        if reader is None:
+            return None
+
+        def read(fd: int, budget: int) -> tuple[int, bool, bool]:
+            if self.early is not None:
+                return 0, False, True
+            try:
+                read, ended, self.early = reader(fd, budget)
+            except Exception as error:  # as in feed
+                self.early = judge_crash(error)
+                return 0, False, True
+            return read, ended, self.early is not None
+        return read
+
     def finish(self) -> Verdict:
         try:
             return self.judge.finish()
@@ -49,7 +72,7 @@ def grade_batch(runner: Runner, task: BatchTask, limits: Limits, entry: str = ""
         return CaseResult(entry, task.name, judge_crash(error))
     try:
         prepared = runner.prepare(task.program)     # the runner's own when it prepared this program before
-        result = runner.run(prepared, stdin=task.stdin, args=task.args, limits=limits, on_stdout=judge.feed)
+        result = runner.run(prepared, stdin=task.stdin, args=task.args, limits=limits, on_stdout=judge)
     except JudgeFailure:            # the judge's own sandbox failed: it stops the command, no verdict
         raise
     except (VerifyError, OSError) as error:

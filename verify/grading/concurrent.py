@@ -24,6 +24,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import deque
+from collections.abc import Callable
 
 from verify.contests.contract import StreamJudge
 from verify.grading.verdicts import judge_crash
@@ -122,6 +123,16 @@ class ConcurrentJudge:
                                             name=THREAD_NAME, daemon=True)
             self._worker.start()
         return verdict
+
+    def pipe_reader(self) -> Callable[[int, int], tuple[int, bool, Verdict | None]] | None:
+        """The wrapped judge's own reader of the run's stdout pipe, when it has one and no chunk
+        went to the worker: the reading thread then judges as it reads (no worker, no chunk
+        handed over; the judge's compiled loop releases the GIL). None: it is fed chunks."""
+        if self._worker is not None or self._finished is not None:
+            return None
+        make = getattr(self.judge, "pipe_reader", None)
+        reader: Callable[[int, int], tuple[int, bool, Verdict | None]] | None = make() if make is not None else None
+        return reader
 
     def finish(self) -> Verdict:
         """Wait for the worker to read every chunk, then the judge's final verdict."""

@@ -39,7 +39,11 @@ STDOUT_PIPE = 1 << 20    # a 1 MiB stdout pipe, read 1 MiB at a time: the progra
 STDERR_TAIL = 2048
 DRAIN_GRACE = 0.2        # seconds to drain the pipes after the program's main process exited
 
+READ_BUDGET = 8 << 20    # bytes a judge reading the pipe itself reads before the limits are looked at again
+
 StdoutConsumer = Callable[[bytes], bool | None]   # returns True to stop the program
+# a consumer may also read the pipe itself: its pipe_reader() is None or a PipeReader
+PipeReader = Callable[[int, int], tuple[int, bool, bool]]   # (fd, budget) -> (bytes read, closed, stop it)
 
 
 @dataclass
@@ -140,6 +144,12 @@ def _widen_pipe(fd: int) -> None:
         pass                     # over /proc/sys/fs/pipe-max-size for a user: keep the default size
 
 
+def _pipe_reader_of(consumer: StdoutConsumer | None) -> PipeReader | None:
+    make = getattr(consumer, "pipe_reader", None)
+    reader: PipeReader | None = make() if make is not None else None
+    return reader
+
+
 def _pump(started: Started, sandbox: Sandbox, limits: Limits, stdin: bytes,
           on_stdout: StdoutConsumer | None) -> Ending:
     """The I/O loop: stdin in, stdout to the consumer (counted against the output limit),
@@ -165,6 +175,7 @@ class _Pump:
         self.stdin_pipe, self.stdout_pipe, self.stderr_pipe = process.stdin, process.stdout, process.stderr
         self.deadline = self.start + limits.wall_time
         self.collected = bytearray() if on_stdout is None else None
+        self.pipe_reader = _pipe_reader_of(on_stdout)
         self.stderr_tail: collections.deque[bytes] = collections.deque()
         self.stderr_head = bytearray()
         self.stderr_size = 0
@@ -245,6 +256,8 @@ class _Pump:
             self._reap_main()
         elif what == "stdin":
             self._write_stdin()
+        elif what == "stdout" and self._judged_in_place(key):
+            return
         else:
             try:
                 chunk = os.read(key.fd, STDOUT_PIPE if what == "stdout" else CHUNK)
@@ -274,6 +287,24 @@ class _Pump:
         if not self.pending_input:
             self.selector.unregister(self.stdin_pipe)
             self.stdin_pipe.close()
+
+    def _judged_in_place(self, key: selectors.SelectorKey) -> bool:
+        """The consumer reads the pipe itself (a judge's compiled loop, in this thread), as much
+        as it can now and as the output limit allows. False when it cannot: no such consumer,
+        the run is stopping, or the limit is reached (the next plain read decides it)."""
+        reader = self.pipe_reader
+        room = self.limits.output - self.stdout_bytes
+        if reader is None or self.limit or self.stopped_early or room <= 0:
+            return False
+        read, closed, stop = reader(key.fd, min(READ_BUDGET, room))
+        self.stdout_bytes += read
+        if closed:
+            self.selector.unregister(key.fileobj)
+            self.open_streams -= 1
+        if stop:
+            self.stopped_early = True
+            self.stop()
+        return True
 
     def _keep_stderr(self, chunk: bytes) -> None:
         head = self.stderr_head

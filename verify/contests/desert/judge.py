@@ -1,10 +1,25 @@
 """The offline/streaming judge of one desert output: a :class:`verify.contests.contract.StreamJudge`."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol, cast
+
 from verify.contests.desert.map import DesertMap
 from verify.contests.desert.notation import STANDARD, Notation
 from verify.contests.desert.transcript import Transcript, TranscriptError
 from verify.verdict import Status, Verdict
+
+PipeReader = Callable[[int, int], tuple[int, bool, Verdict | None]]   # (fd, budget) -> (read, ended, verdict)
+
+
+class PipeTranscript(Protocol):
+    """A transcript that reads a pipe itself (:meth:`kernel.FastTranscript.read_from`)."""
+
+    piped: int
+
+    def read_from(self, fd: int, budget: int) -> bool: ...
+
+    def feed_held(self) -> None: ...
 
 
 class DesertJudge:
@@ -17,6 +32,8 @@ class DesertJudge:
                  deaths: str = "turns", problem: str | None = None, fast: bool = True):
         self.map = desert
         self.transcript: Transcript = _transcript(desert, notation, order, deaths, fast)
+        # the fast path's transcript also reads a pipe itself
+        self._pipe = cast(PipeTranscript, self.transcript) if hasattr(self.transcript, "read_from") else None
         self.verdict: Verdict | None = None
         if problem is not None:   # a case that cannot be passed (e.g. a trivial demo map)
             self.verdict = Verdict.wrong(problem)
@@ -30,10 +47,32 @@ class DesertJudge:
             self.verdict = self._rejected(failure)
         return self.verdict
 
+    def pipe_reader(self) -> PipeReader | None:
+        """The judge reading the run's stdout pipe itself (see :meth:`read_from`), when its
+        compiled loop can: else None, and the runner feeds it chunks."""
+        return self.read_from if self.verdict is None and self._pipe is not None else None
+
+    def read_from(self, fd: int, budget: int) -> tuple[int, bool, Verdict | None]:
+        """Read and judge at most ``budget`` bytes from the non-blocking pipe ``fd``, in this
+        thread (the loop releases the GIL): (bytes read, whether the pipe is closed, the early
+        verdict or None). The same bytes give the same verdict as ``feed``."""
+        pipe = self._pipe
+        if self.verdict is not None or pipe is None:
+            return 0, False, self.verdict
+        before = pipe.piped
+        ended = False
+        try:
+            ended = pipe.read_from(fd, budget)
+        except TranscriptError as failure:
+            self.verdict = self._rejected(failure)
+        return pipe.piped - before, ended, self.verdict
+
     def finish(self) -> Verdict:
         if self.verdict is not None:
             return self.verdict
         try:
+            if self._pipe is not None:
+                self._pipe.feed_held()
             self.transcript.finish()
         except TranscriptError as failure:
             self.verdict = self._rejected(failure)

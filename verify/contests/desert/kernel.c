@@ -13,7 +13,10 @@
  * Every constant comes from kernel_constants.h, which kernel_build.py writes from rules.py
  * (the rules' numbers and moves, as the engine plays them) and kernel_tables.py (the layout
  * of the arrays and codes shared with kernel.py). */
+#include <errno.h>
 #include <stdint.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "kernel_constants.h"
 
@@ -219,5 +222,70 @@ int64_t desert_replay(const uint8_t *buf, int64_t start, int64_t end, int64_t fi
     state[S_LINE_START] = line_start;
     digest[0] = h1;
     digest[1] = h2;
+    return reason;
+}
+
+/* The pump: the loop reading the entry's stdout itself (a non-blocking pipe), so the bytes go
+ * from the pipe into one buffer and are replayed there, with no Python between reads. It
+ * reads into buf[IO_FILLED:capacity], replays buf[IO_START:IO_FILLED] with desert_replay
+ * (never `final`: a cut token waits for the next read, moved to the buffer's front), and
+ * returns when the loop stops for any reason but the end of the bytes (the caller's reading
+ * loop reads from IO_START on), when it has read `budget` bytes, when the pipe is closed, or
+ * when read() fails (EAGAIN among them: nothing written yet; the caller waits for the pipe).
+ * IO_LINES and IO_COLUMN follow the bytes consumed, as the loop's S_NEWLINES does. */
+int64_t desert_pump(int64_t fd, uint8_t *buf, int64_t capacity, int64_t budget, int64_t *io,
+                    const uint8_t *tables, const int64_t *params, uint8_t *water, uint8_t *visited,
+                    int64_t *state, uint64_t *digest)
+{
+    int64_t start = io[IO_START], filled = io[IO_FILLED], column = io[IO_COLUMN];
+    int64_t lines = 0, taken = 0, reason;
+    for (;;) {
+        if (start < filled) {
+            reason = desert_replay(buf, start, filled, 0, tables, params, water, visited, state, digest);
+            int64_t stop = state[S_STOP];
+            if (state[S_NEWLINES] != 0) {
+                lines += state[S_NEWLINES];
+                column = stop - state[S_LINE_START];
+            } else {
+                column += stop - start;
+            }
+            start = stop;
+            if (reason != R_CHUNK_END)
+                break;
+        }
+        if (taken >= budget) {
+            reason = R_BUDGET;
+            break;
+        }
+        if (start > 0) {                        /* a cut token (a few bytes) to the front */
+            memmove(buf, buf + start, (size_t)(filled - start));
+            filled -= start;
+            start = 0;
+        }
+        int64_t room = capacity - filled;
+        if (room > budget - taken)
+            room = budget - taken;
+        if (room <= 0) {                        /* no room: the caller's reading loop takes the bytes */
+            reason = R_CHUNK_END;
+            break;
+        }
+        ssize_t got = read((int)fd, buf + filled, (size_t)room);
+        if (got > 0) {
+            filled += got;
+            taken += got;
+        } else if (got == 0) {
+            reason = R_PIPE_END;
+            break;
+        } else {
+            io[IO_ERRNO] = errno;
+            reason = R_READ_FAILED;
+            break;
+        }
+    }
+    io[IO_START] = start;
+    io[IO_FILLED] = filled;
+    io[IO_LINES] = lines;
+    io[IO_COLUMN] = column;
+    io[IO_READ] = taken;
     return reason;
 }

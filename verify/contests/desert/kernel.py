@@ -30,6 +30,8 @@ with the same verdicts, more slowly. Nothing is loaded before a desert output is
 from __future__ import annotations
 
 import ctypes
+import errno
+import os
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -39,6 +41,13 @@ from verify.contests.desert.engine import Crossing, Outcome, Turn
 from verify.contests.desert.kernel_tables import (
     CODE_DIRECTION,
     CODE_KIND,
+    IO_COLUMN,
+    IO_COUNT,
+    IO_ERRNO,
+    IO_FILLED,
+    IO_LINES,
+    IO_READ,
+    IO_START,
     KIND_CODES,
     MIX1,
     MIX2,
@@ -48,8 +57,11 @@ from verify.contests.desert.kernel_tables import (
     P_START,
     P_WIDTH,
     PARAM_COUNT,
+    R_BUDGET,
     R_CHUNK_END,
     R_DEATH,
+    R_PIPE_END,
+    R_READ_FAILED,
     REASONS,
     S_CARRIED,
     S_DRAWN,
@@ -76,11 +88,16 @@ MASK = (1 << 64) - 1
 Params = ctypes.c_int64 * PARAM_COUNT
 State = ctypes.c_int64 * STATE_COUNT
 Digest = ctypes.c_uint64 * 2
+Io = ctypes.c_int64 * IO_COUNT
 _BYTES = ctypes.POINTER(ctypes.c_ubyte)
 _INT64S = ctypes.POINTER(ctypes.c_int64)
 # desert_replay(buf, start, end, final, tables, params, water, visited, state, digest) -> stop reason
 REPLAY_ARGUMENTS = (ctypes.c_char_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_char_p,
                     _INT64S, _BYTES, _BYTES, _INT64S, ctypes.POINTER(ctypes.c_uint64))
+# desert_pump(fd, buffer, capacity, budget, io, tables, params, water, visited, state, digest) -> stop reason
+PUMP_ARGUMENTS = (ctypes.c_int64, _BYTES, ctypes.c_int64, ctypes.c_int64, _INT64S, ctypes.c_char_p,
+                  _INT64S, _BYTES, _BYTES, _INT64S, ctypes.POINTER(ctypes.c_uint64))
+PUMP_BUFFER = 1 << 20       # the pump's buffer: one read of the runner's 1 MiB pipe
 
 
 def byte_view(array: bytearray) -> Any:
@@ -91,6 +108,7 @@ def byte_view(array: bytearray) -> Any:
 # ---------------------------------------------------------------- loading the compiled loop
 
 _LOADING = threading.Lock()      # judges built in parallel threads build the library once
+_PUMP: list[Callable[..., int]] = []    # the library's desert_pump, loaded with its desert_replay
 
 
 @cache
@@ -101,7 +119,13 @@ def compiled_replay() -> Callable[..., int] | None:
         return _load()
 
 
+def compiled_pump() -> Callable[..., int] | None:
+    """The loop reading a pipe itself (``desert_pump`` of the same library), or None."""
+    return _PUMP[0] if compiled_replay() is not None and _PUMP else None
+
+
 def _load() -> Callable[..., int] | None:
+    _PUMP.clear()
     if from_process().contest_setting("desert", "kernel") == "0":     # VERIFY_DESERT_KERNEL=0: the exact path only
         return None
     from verify.contests.desert.kernel_build import build_library
@@ -109,11 +133,15 @@ def _load() -> Callable[..., int] | None:
     if library is None:
         return None
     try:
-        replay = ctypes.CDLL(str(library)).desert_replay
+        loaded = ctypes.CDLL(str(library))
+        replay, pump = loaded.desert_replay, loaded.desert_pump
     except (OSError, AttributeError):
         return None
     replay.argtypes = REPLAY_ARGUMENTS
     replay.restype = ctypes.c_int64
+    pump.argtypes = PUMP_ARGUMENTS
+    pump.restype = ctypes.c_int64
+    _PUMP.append(pump)
     return replay
 
 
@@ -187,9 +215,15 @@ class FastTranscript(Transcript):
     """
 
     def __init__(self, desert: DesertMap, notation: Notation, compiled: CompiledNotation,
-                 replay: Callable, order: str = "moves-first", deaths: str = "turns"):
+                 replay: Callable, order: str = "moves-first", deaths: str = "turns",
+                 pump: Callable | None = None):
         super().__init__(desert, notation, order, deaths)
         self._replay = replay
+        self._pump = pump
+        self._buffer: bytearray | None = None       # the pump's, made by its first read
+        self._buffer_view: Any = None
+        self._io = Io()
+        self.piped = 0              # bytes read from a pipe by read_from
         self._tables = compiled.tables
         params = list(compiled.params)
         params[P_ROUTE_SQUARES] = int(deaths == "squares")
@@ -235,6 +269,21 @@ class FastTranscript(Transcript):
     def _kernel(self, game: Crossing, data: bytes, pos: int, end: int, final: bool) -> tuple[int, int]:
         """One call of the compiled loop from ``pos``: returns (stop reason, where it stopped),
         with the game, the route, ``_line`` and ``_column`` brought up to there."""
+        views = self._enter(game)
+        state = self._state
+        reason = self._replay(bytes(data), pos, end, final, self._tables, self._params,
+                              views[1], views[2], state, self._digest)
+        stopped, newlines, line_start = state[S_STOP], state[S_NEWLINES], state[S_LINE_START]
+        if newlines:                    # counted by the loop: no second pass over its bytes
+            self._line += newlines
+            self._column = stopped - line_start
+        else:
+            self._column += stopped - pos
+        self._leave(game, reason)
+        return reason, stopped
+
+    def _enter(self, game: Crossing) -> tuple[Crossing, Any, Any]:
+        """The game and the route handed to the loop (its water and visited squares in place)."""
         views = self._views
         if views is None or views[0] is not game:
             views = self._views = (game, byte_view(game.water), byte_view(game.visited))
@@ -242,16 +291,13 @@ class FastTranscript(Transcript):
         state[S_POSITION] = game.row * self.map.width + game.col
         state[S_CARRIED], state[S_TURNS], state[S_DRAWN] = game.carried, game.turns, game.drawn
         digest[0], digest[1] = self._route.value
-        reason = self._replay(bytes(data), pos, end, final, self._tables, self._params,
-                              views[1], views[2], state, digest)
-        values = state[:]
+        return views
+
+    def _leave(self, game: Crossing, reason: int) -> None:
+        """The game and the route brought up to where the loop stopped."""
+        values = self._state[:]
         position, carried, turns, drawn = values[S_POSITION], values[S_CARRIED], values[S_TURNS], values[S_DRAWN]
-        stopped, newlines, line_start = values[S_STOP], values[S_NEWLINES], values[S_LINE_START]
-        if newlines:                    # counted by the loop: no second pass over its bytes
-            self._line += newlines
-            self._column = stopped - line_start
-        else:
-            self._column += stopped - pos
+        digest = self._digest
         played = turns - game.turns
         if played:
             game.row, game.col = divmod(position, self.map.width)
@@ -264,7 +310,82 @@ class FastTranscript(Transcript):
             if reason == R_DEATH:           # the loop played the dying turn
                 game.outcome, game.ended_on = Outcome.DEAD, turns
         self.stops[reason] += 1
-        return reason, stopped
+
+    # ---------------------------------------------------------- reading the pipe itself
+
+    def read_from(self, fd: int, budget: int) -> bool:
+        """Read at most ``budget`` bytes from the non-blocking pipe ``fd`` and judge them as
+        ``feed`` would (raising the same failures): the pump reads and replays them while the
+        traveller is alive among moves; the reading loop reads the rest (map rows, the turns the
+        loop refuses) as fed chunks. Returns True when the pipe is closed (the output ended),
+        False when nothing more is written yet or the budget is spent. ``piped`` counts the bytes."""
+        read = 0
+        while read < budget:
+            if self._pump_may_read():
+                reason = self._pump_pipe(fd, budget - read)
+                read += self._io[IO_READ]
+                if reason == R_READ_FAILED:
+                    error = self._io[IO_ERRNO]
+                    if error == errno.EINTR:
+                        continue
+                    if error in (errno.EAGAIN, errno.EWOULDBLOCK):
+                        return False
+                    raise OSError(error, os.strerror(error))
+                if reason == R_BUDGET:
+                    return False
+                self.feed_held()       # stopped before a token, or the pipe ended: the reading loop goes on
+                if reason == R_PIPE_END:
+                    return True
+                continue
+            if self._io[IO_FILLED] > self._io[IO_START]:
+                self.feed_held()
+                continue
+            try:
+                chunk = os.read(fd, min(budget - read, PUMP_BUFFER))
+            except BlockingIOError:
+                return False
+            if not chunk:
+                return True
+            read += len(chunk)
+            self.piped += len(chunk)
+            self.feed(chunk)
+        return False
+
+    def _pump_may_read(self) -> bool:
+        """Whether the next bytes are the moves of a live attempt, as the loop reads them: nothing
+        waits in the reading loop, no map block is being read, the moves' prefix is behind."""
+        game = self._game
+        return (self._pump is not None and not self._pending and not self._block and game is not None
+                and game.outcome is Outcome.ALIVE and not self._prefix_allowed and not self._finished)
+
+    def _pump_pipe(self, fd: int, budget: int) -> int:
+        """One call of the pump: reads and replays up to its first stop; returns the reason."""
+        if self._buffer is None:
+            self._buffer = bytearray(PUMP_BUFFER)
+            self._buffer_view = byte_view(self._buffer)
+        game = self._game
+        assert game is not None and self._pump is not None
+        views = self._enter(game)
+        io = self._io
+        io[IO_COLUMN], io[IO_READ] = self._column, 0
+        reason = self._pump(fd, self._buffer_view, PUMP_BUFFER, budget, io, self._tables, self._params,
+                            views[1], views[2], self._state, self._digest)
+        self.piped += io[IO_READ]
+        self._line += io[IO_LINES]
+        self._column = io[IO_COLUMN]
+        self._leave(game, reason)
+        return reason
+
+    def feed_held(self) -> None:
+        """The bytes the pump read and did not consume (a cut token), fed to the reading loop: the
+        judge calls it before ``finish``, where they are the output's last bytes."""
+        io = self._io
+        start, filled = io[IO_START], io[IO_FILLED]
+        if filled <= start:
+            return
+        io[IO_START] = io[IO_FILLED] = 0
+        assert self._buffer is not None
+        self.feed(bytes(memoryview(self._buffer)[start:filled]))
 
 
 def make_transcript(desert: DesertMap, notation: Notation = STANDARD, order: str = "moves-first",
@@ -275,5 +396,5 @@ def make_transcript(desert: DesertMap, notation: Notation = STANDARD, order: str
         if compiled is not None:
             replay = compiled_replay()
             if replay is not None:
-                return FastTranscript(desert, notation, compiled, replay, order, deaths)
+                return FastTranscript(desert, notation, compiled, replay, order, deaths, compiled_pump())
     return Transcript(desert, notation, order, deaths)

@@ -64,7 +64,22 @@ R_OFF_GRID = 2
 R_ILLEGAL = 3       # breaks a water rule: the exact engine says which
 R_DEATH = 4         # the dying turn IS played (a legal turn); nothing after it is
 R_WIN = 5
-REASONS = ("chunk end", "not a token", "off grid", "illegal", "death", "win")
+# and why the pump (the loop reading the pipe itself) stopped, besides the loop's reasons
+R_BUDGET = 6        # read as many bytes as it was allowed
+R_PIPE_END = 7      # the pipe is closed: the entry's output ended
+R_READ_FAILED = 8   # read() failed, its errno in IO_ERRNO (EAGAIN: nothing written yet)
+REASONS = ("chunk end", "not a token", "off grid", "illegal", "death", "win",
+           "budget", "pipe end", "read failed")
+
+# the pump's buffer state, read and written by it: the bytes not yet consumed are
+# buffer[IO_START:IO_FILLED]; IO_LINES and IO_COLUMN follow the position consumed
+IO_START = 0
+IO_FILLED = 1
+IO_LINES = 2        # newlines consumed by this call
+IO_COLUMN = 3       # 0-based column after the last byte consumed (in and out)
+IO_READ = 4         # bytes read from the pipe by this call
+IO_ERRNO = 5
+IO_COUNT = 6
 
 # route identity: a turn's code is (1 + direction index) * CODE_DIRECTION + its action,
 # the action being kind * CODE_KIND + amount (0 for +0 and -0, "no action"); a route is

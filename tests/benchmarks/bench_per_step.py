@@ -10,13 +10,15 @@ others put on the machine hits them all alike:
 - bare: `subprocess.run` of the same command line, no sandbox, no limits;
 - alone: `run_prepared(..., ahead=False)`, a sandbox of its own per step (bubblewrap and,
   unless --no-cgroup, a cgroup per run);
-- server: `run_prepared(..., ahead=True)`, a step of the program's fork server
-  (verify/runner/forkserver.py): the same limits, cgroup and verdicts, the sandbox
-  built once;
+- ahead: `run_prepared(..., ahead=True)`: as root, a step of the program's fork server
+  (verify/runner/forkserver.py: the same limits, accounting and verdicts, the sandbox
+  built once, the step's cgroup kept by the server, the next step built while this one
+  runs); as a normal user, a sandbox built ahead (verify/runner/warm.py, rlimits only)
+  or, where neither applies, a sandbox of its own (the line "ahead=True is served by"
+  says which);
 - step: a maze step as the grading core makes it, the per-step asker of one match
-  (`verify.grading.interactive.PerStepAsker` over a `LocalRunner`, whose fork servers
-  "server" uses too): the fork server's step plus whatever the grading core does
-  around it;
+  (`verify.grading.interactive.PerStepAsker` over a `LocalRunner`, whose pools
+  "ahead" uses too): that step plus whatever the grading core does around it;
 - prepare: `prepare(program)` of a program already built, alone (no run): what a step
   costs on top when it prepares its program again.
 
@@ -42,7 +44,6 @@ from verify.runner import (
     Prepared,
     Program,
     cache_root,
-    forkserver,
     prepare,
     resolve_isolation,
     run_prepared,
@@ -52,7 +53,7 @@ PYTHON_STEP = "import sys\nstate = sys.stdin.read()\nprint('N' if len(state) % 2
 C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,sizeof b,stdin);'
           'puts(n%2?"N":"E");return 0;}\n')
 STATE = b"#####\n#S..#\n#.#.#\n#..E#\n#####\n"
-WAYS = ("bare", "alone", "server", "step", "prepare")
+WAYS = ("bare", "alone", "ahead", "step", "prepare")
 MOVES = (b"N\n", b"E\n")
 
 
@@ -83,12 +84,13 @@ def main() -> None:
     parser.add_argument("--no-cgroup", action="store_true", help="rlimits accounting (--accounting rlimits)")
     options = parser.parse_args()
     chosen = resolve_isolation("bwrap", cgroups=not options.no_cgroup)
-    if not forkserver.possible(chosen):
-        raise SystemExit("no fork server here: it needs bubblewrap, verify-init, root and a C compiler")
     print(f"isolation {chosen.name}; load average before {os.getloadavg()[0]:.2f}; cores {os.cpu_count()}")
-    limits = Limits(wall_time=10, cpu_time=10)
     runner = LocalRunner(chosen, forkserver=True, cache=cache_root())
-    servers = runner.pools                          # server and step: the same fork servers
+    servers = runner.pools                          # ahead and step: the same pools
+    served_by = ("the fork server" if servers.fork_servers.possible(chosen) else
+                 "sandboxes built ahead" if servers.built_ahead.possible(chosen) else "a sandbox of its own")
+    print(f"ahead=True is served by {served_by}")
+    limits = Limits(wall_time=10, cpu_time=10)
 
     with tempfile.TemporaryDirectory(prefix="bench-per-step-") as folder:
         os.chmod(folder, 0o755)
@@ -121,7 +123,7 @@ def main() -> None:
                 return MOVES[0]
 
             walls, cpus = measure(options.runs, options.block,
-                            {"bare": bare, "alone": lambda: sandboxed(False), "server": lambda: sandboxed(True),
+                            {"bare": bare, "alone": lambda: sandboxed(False), "ahead": lambda: sandboxed(True),
                              "step": step, "prepare": prepare_only})
             base_median, base_mean = statistics.median(walls["bare"]), statistics.mean(walls["bare"])
             for way in WAYS:
@@ -129,10 +131,10 @@ def main() -> None:
                 print(f"  {language:6s} {way:7s}: median {median * 1000:6.2f} ms, mean {mean * 1000:6.2f} ms; "
                       f"over bare: median {median / base_median:5.2f}x, mean {mean / base_mean:5.2f}x; "
                       f"verify's CPU {statistics.mean(cpus[way]) * 1000:5.2f} ms")
-            print(f"  {language:6s} server / alone: median "
-                  f"{statistics.median(walls['server']) / statistics.median(walls['alone']):.3f}; "
-                  f"step / server: median {statistics.median(walls['step']) / statistics.median(walls['server']):.3f}, "
-                  f"verify's CPU {(statistics.mean(cpus['step']) - statistics.mean(cpus['server'])) * 1000:+.2f} ms "
+            print(f"  {language:6s} ahead / alone: median "
+                  f"{statistics.median(walls['ahead']) / statistics.median(walls['alone']):.3f}; "
+                  f"step / ahead: median {statistics.median(walls['step']) / statistics.median(walls['ahead']):.3f}, "
+                  f"verify's CPU {(statistics.mean(cpus['step']) - statistics.mean(cpus['ahead'])) * 1000:+.2f} ms "
                   f"({len(walls['bare'])} runs each)")
     runner.close()
     print(f"load average after {os.getloadavg()[0]:.2f}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -127,3 +128,21 @@ def test_another_installed_contest_leaves_the_same_output(tmp_path):
 def test_a_contest_folder_in_the_environment_leaves_the_same_output(tmp_path):
     env = {**os.environ, "VERIFY_CONTEST_PATH": str(tmp_path)}
     assert verify(QUICK, "--size", "5", env=env) == verify(FULL, "--size", "5", env=env)
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_a_signal_ends_the_quick_way_as_the_reaper_ends_the_full_command_line(signal_name):
+    ended = []
+    for install in ("import verify.__main__ as entry; entry._signals_to_the_reaper()",
+                    "from verify.runner import reaper; reaper.install_signal_handlers()"):
+        code = f"import os, signal, time\n{install}\nos.kill(os.getpid(), signal.{signal_name})\ntime.sleep(30)\n"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+        ended.append((done.returncode, done.stdout, done.stderr))
+    assert ended[0] == ended[1]
+    assert ended[0][0] == 128 + getattr(signal, signal_name) and "verify: " in ended[0][2]
+
+
+def test_the_quick_way_hands_the_reaper_s_signals_over():
+    import verify.__main__ as entry
+    from verify.runner import reaper
+    assert entry.SIGNALS == reaper.HANDLED_SIGNALS

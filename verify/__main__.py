@@ -27,8 +27,7 @@ def _quick(kind: str, name: str, arguments: list[str]) -> bool:
     command = quick.find(kind, name, settings.contest_path)
     if command is None:
         return False
-    from verify.runner.reaper import install_signal_handlers
-    install_signal_handlers()           # as the full command line: a signal ends verify with 128 + N
+    _signals_to_the_reaper()
     try:
         return command(arguments, settings)
     except BrokenPipeError:
@@ -36,6 +35,27 @@ def _quick(kind: str, name: str, arguments: list[str]) -> bool:
     except Exception as error:          # a bug of ours, as the full command line says it
         from verify.cli import internal_error
         internal_error(error, settings)
+
+
+SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")    # the reaper's (a test checks they agree)
+
+
+def _signals_to_the_reaper() -> None:
+    """A signal ends a quick command as it ends the full command line (the reaper's handlers:
+    its message, exit 128 + N), without importing the reaper unless a signal comes: the first
+    one installs the reaper's handlers and is raised again for them. A signal ignored when
+    verify starts stays ignored, as the reaper leaves it."""
+    import signal
+
+    def hand_over(number: int, frame: object) -> None:
+        from verify.runner import reaper
+        reaper.install_signal_handlers()
+        signal.raise_signal(number)
+
+    for name in SIGNALS:
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) != signal.SIG_IGN:
+            signal.signal(number, hand_over)
 
 
 if __name__ == "__main__":

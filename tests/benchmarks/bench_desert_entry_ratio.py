@@ -6,7 +6,10 @@ For each row (an entry and a case of testcases/desert), a fresh child process al
 - the entry alone: its command line as `verify` builds it (``Prepared.argv``: the built binary
   of a C entry, ``perl golf.pl`` for Perl), no sandbox, the case on stdin, stdout to /dev/null;
 - the case as `verify check` grades it (``grade_case``: sandbox, runner, the judge reading the
-  pipe beside the run), timed from outside (wall) and as the report shows it (``time``).
+  pipe beside the run), timed from outside (wall) and as the report shows it (``time``);
+- the issue's measurement, both whole processes: the entry's process alone (stdout to /dev/null)
+  and the whole ``verify check ENTRY --case CASE`` command (interpreter, imports, build cache,
+  sandbox, judge, report), wall and CPU seconds (user + system, children included).
 
 It prints, per row, the output's size and turns, both times (min / median), the ratios of the
 medians (check wall / entry, report time / entry), and where the difference goes: the same pair
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,6 +65,19 @@ def child(entry_name: str, case_name: str, rounds: int) -> dict:
             subprocess.run(argv, input=stdin, stdout=sink, cwd=folder, check=True)
         return time.perf_counter() - started
 
+    def whole(command: list[str], stdin: bytes | None = None) -> tuple[float, float]:
+        """Wall and CPU seconds (its own and its children's) of a whole process, stdout to /dev/null."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        with open(os.devnull, "wb") as sink:
+            subprocess.run(command, input=stdin, stdout=sink, cwd=ROOT if stdin is None else folder, check=True)
+        wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+    check_command = [sys.executable, "-c", "from verify.cli import run; run()", "check",
+                     str(ROOT / "submissions" / "desert" / entry_name), "--case", case_name]
+
     def graded(graded_case: TestCase) -> tuple[float, float]:
         started = time.perf_counter()
         result = grade_case(LocalRunner(), entry, graded_case, limits)
@@ -70,8 +87,16 @@ def child(entry_name: str, case_name: str, rounds: int) -> dict:
     trivial = TestCase("SE", b"SE\n", None, ("SE\n",))
     warm = grade_case(LocalRunner(), entry, case, limits)     # builds, loads the kernel, warms the caches
     assert warm.verdict.accepted, warm.verdict.message
-    times: dict[str, list[float]] = {"entry": [], "check": [], "reported": [], "entry SE": [], "check SE": []}
+    whole(check_command)                                       # the command's own start-up files, warm
+    times: dict[str, list[float]] = {"entry": [], "check": [], "reported": [], "entry SE": [], "check SE": [],
+                                     "entry process": [], "entry cpu": [], "verify check": [], "check cpu": []}
     for _ in range(rounds):
+        wall, cpu = whole(argv, map_bytes)
+        times["entry process"].append(wall)
+        times["entry cpu"].append(cpu)
+        wall, cpu = whole(check_command)
+        times["verify check"].append(wall)
+        times["check cpu"].append(cpu)
         times["entry"].append(alone(map_bytes))
         wall, reported = graded(case)
         times["check"].append(wall)
@@ -148,14 +173,21 @@ def main() -> None:
               f"{median['check'] / median['entry']:>8.2f} {median['reported'] / median['entry']:>6.2f} "
               f"{median['entry SE']:>7.3f},{median['check SE']:<7.3f} {got['judge_wall']:>7.3f} "
               f"{got['bytes'] / loop_cpu / 1e6:>9.0f} {got['turns'] / loop_cpu / 1e6:>9.0f}", flush=True)
-        rows.append({**got, "median": median, "check_over_entry": median["check"] / median["entry"]})
+        print(f"{'':<28} whole processes: entry {min(times['entry process']):.3f}/{median['entry process']:.3f} s "
+              f"(CPU {median['entry cpu']:.3f} s), `verify check --case` {min(times['verify check']):.3f}/"
+              f"{median['verify check']:.3f} s (CPU {median['check cpu']:.3f} s): "
+              f"{median['verify check'] / median['entry process']:.2f}x", flush=True)
+        rows.append({**got, "median": median, "check_over_entry": median["check"] / median["entry"],
+                     "whole_over_entry": median["verify check"] / median["entry process"]})
     print(f"{load()} at the end")
     print("columns: entry = the entry alone, stdout to /dev/null; check = the case graded as `verify check` "
           "grades it (sandbox + runner + judge beside the run), wall seconds from outside; reported = the "
           "case's time in the report; min/median over the rounds; ratios of medians; SE = medians of the entry "
           "alone and graded on the map SE (the cost of a graded run beyond the entry's); judge = the judge alone "
           "on the saved output, wall seconds (best of 3); loop = the compiled replay loop alone over it, per "
-          "CPU second (best of 3)")
+          "CPU second (best of 3); whole processes = the issue's measurement: the entry's process alone "
+          "(stdout to /dev/null) and the whole `verify check ENTRY --case CASE` process, alternated in the "
+          "same rounds, min/median wall and median CPU (user + system, children included)")
     print(json.dumps(rows))
 
 

@@ -13,6 +13,8 @@ chunk more at most), wait for the worker; ``feed`` blocks when they are all take
 When the worker falls behind it takes the chunks that wait together (up to 1 MiB, in order)
 and feeds them as one: the judge's verdict does not depend on where chunks end, and its
 Python work per call is paid once per MiB instead of once per 64 KiB.
+A judge that reads the run's pipe itself (its ``pipe_reader()``, see :meth:`ConcurrentJudge.pipe_reader`)
+judges in the runner's thread as it reads; the worker is then never started.
 Early stop: once the worker has a rejection, the next ``feed`` returns it (at most
 ``waiting_chunks + 1`` calls after the chunk that holds the failure), so the runner still
 stops the program. A crash of the real judge in the worker is a judge error verdict, never

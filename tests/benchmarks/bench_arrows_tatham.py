@@ -3,7 +3,9 @@
 For each size and seed, alternated so that the machine's noise hits both alike:
 
 * command line: ``verify gen arrows --size N --seed S`` (the installed console script, as a
-  user runs it) against ``sgt-signpost --generate 1 NxN``, each a whole process, wall time;
+  user runs it: with ``--venv DIR``, that of a virtual environment where this tree is installed
+  as a user installs it, without this machine's site hooks) against ``sgt-signpost --generate
+  1 NxN``, each a whole process, wall time;
 * in process: verify's ``generate_puzzle(N, N, S)`` (the compiled propagation loaded
   beforehand) against Tatham's per-puzzle time of ``--generate 5 NxN`` (the whole process
   divided by 5) and as his ``--time-generation`` reports it.
@@ -15,10 +17,11 @@ per cell, and the share that a deduction-only solver cannot finish: verify's pro
 alone (``deduces``) and Tatham's solver (``sgt-signpost --generate 1 --test-solve ID``,
 which reports "Unable to solve puzzle." when his deductions stall). Prints medians and
 ratios (verify over Tatham: below 1 means verify is faster), and first what verify's command
-spends starting up (the interpreter, its site, click, the command's imports); asserts nothing.
+spends starting up (the interpreter, its site, the quick way's imports, click); asserts nothing.
 
     apt-get install -y sgt-puzzles
-    python3 tests/benchmarks/bench_arrows_tatham.py [--sizes 7 10 15 20] [--seeds 5]
+    python3 -m venv /tmp/verify-venv && /tmp/verify-venv/bin/pip install .     # (a copy of the tree)
+    python3 tests/benchmarks/bench_arrows_tatham.py [--sizes 7 10 15 20] [--seeds 5] [--venv /tmp/verify-venv]
 """
 from __future__ import annotations
 
@@ -73,13 +76,15 @@ def to_game_id(puzzle: Puzzle) -> str:
 # as a user's installation runs: bytecode written once (pip compiles it), read from then on
 ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 CPU_SECONDS: list[float] = []      # the CPU time (user + system) of each process run, in order
+WORKING_FOLDER: list[str | None] = [None]   # where processes start (--venv: away from this tree's verify)
 
 
 def run(command: list[str]) -> tuple[float, str]:
     """Wall seconds of a whole process, and its standard output (its CPU seconds in CPU_SECONDS)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=ENVIRONMENT)
+    done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=ENVIRONMENT,
+                          cwd=WORKING_FOLDER[0])
     elapsed = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     CPU_SECONDS.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
@@ -94,25 +99,34 @@ def tatham_deduces(game_id: str) -> bool:
     return "Unable to solve" not in done.stdout + done.stderr
 
 
-def verify_command() -> list[str]:
+def verify_command(venv: Path | None) -> tuple[list[str], str]:
+    """verify's command as a user runs it (the console script of ``venv``, else the one beside this
+    interpreter when it runs), and the interpreter it runs on."""
+    if venv is not None:
+        WORKING_FOLDER[0] = "/"         # (python -c puts the working folder first on sys.path)
+        return [str(venv.resolve() / "bin" / "verify")], str(venv.resolve() / "bin" / "python3")
     script = Path(sys.executable).parent / "verify"
-    return [str(script)] if script.is_file() else [sys.executable, "-c", "from verify.cli import run; run()"]
+    if script.is_file() and subprocess.run([str(script), "--version"], capture_output=True).returncode == 0:
+        return [str(script)], sys.executable
+    return [sys.executable, "-c", "from verify.__main__ import run; run()"], sys.executable
 
 
 def median(values) -> float:
     return statistics.median(list(values))
 
 
-def start_up() -> None:
+def start_up(python: str) -> None:
     """What verify's command spends before generating: the interpreter without and with its
-    site (the .pth files of the installation), click, the CLI, the gen command's module."""
+    site (the .pth files of the installation), the settings (the first import of any command),
+    the quick way's modules, and click with the gen command's module (the full command line's)."""
     module = CONTEST.commands["gen"].split(":")[0]
     steps = [("python3 -S -c pass", ["-S", "-c", "pass"]), ("python3 -c pass", ["-c", "pass"]),
-             ("import click", ["-c", "import click"]), ("import verify.cli", ["-c", "import verify.cli"]),
-             (f"import {module}", ["-c", f"import {module}"])]
+             ("import verify.settings", ["-c", "import verify.settings"]),
+             ("import verify.contests.arrows.quick", ["-c", "import verify.contests.arrows.quick"]),
+             ("import click", ["-c", "import click"]), (f"import {module}", ["-c", f"import {module}"])]
     figures = []
     for label, arguments in steps:
-        walls = [run([sys.executable, *arguments])[0] for _ in range(5)]
+        walls = [run([python, *arguments])[0] for _ in range(5)]
         figures.append(f"{label} {median(walls) * 1000:.1f} ms (CPU {median(CPU_SECONDS[-5:]) * 1000:.1f})")
     print("start-up, medians of 5: " + "; ".join(figures))
 
@@ -121,15 +135,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[7, 10, 15, 20])
     parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--venv", type=Path, default=None, metavar="DIR",
+                        help="run the console script of the virtual environment DIR (this tree installed in it)")
     options = parser.parse_args()
     if not shutil.which(SIGNPOST):
         raise SystemExit(f"{SIGNPOST} not found: apt-get install -y sgt-puzzles")
     if library() is None:
         print("note: no compiled propagation (no C compiler?): verify runs pure Python")
-    command = verify_command()
+    command, python = verify_command(options.venv)
     run([*command, "gen", "arrows", "--size", "4"])       # writes the bytecode, builds the kernel if needed
     print(f"load average {os.getloadavg()[0]:.2f} at start; verify's command: {' '.join(command)}")
-    start_up()
+    start_up(python)
     seeds = range(FIRST_SEED, FIRST_SEED + options.seeds)
     for size in options.sizes:
         rows = []

@@ -144,7 +144,7 @@ class TournamentResult:
 
 
 CONTEST_RANGE = f"{CONTEST_SIZES.start}..{CONTEST_SIZES.stop - 1}"
-CONTEST_SEEDS = "1..8"
+CONTEST_SEEDS = "1..20"
 """The preset ``contest``'s seeds: what fits a day on 2 cores (docs/maze.md, "The contest preset")."""
 
 

@@ -31,7 +31,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,7 +94,7 @@ class ForkServer:
         self._pidfd: int | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._group: KeptCgroup | None = None       # the steps' cgroup, made at the first step
-        self._next: Future[ReadyStep | None] | None = None   # the next step, built ahead
+        self._next: ReadyStep | None = None          # the next step, built ahead
         self._fresh_groups = False                   # True: none can be kept here, a new group per step
         try:
             if sandbox.temp is not None:
@@ -156,35 +156,29 @@ class ForkServer:
         except BaseException:
             sandbox.cleanup()
             raise
-        return ReadyStep(key, sandbox, started)
+        return ReadyStep(key, sandbox, started, threading.get_ident())
 
     def _build_next(self, prepared: Prepared, args: Sequence[str], limits: Limits, key: StepKey) -> None:
-        """Build the next step in the thread that lives as long as verify (a step's
-        verify-forkserver dies with the thread that started it), while this one runs."""
-
-        def build() -> ReadyStep | None:
-            try:
-                return self._build(prepared, args, limits, key)
-            except Exception:        # only a head start: the next step builds its own
-                return None
-
+        """Build the next step while this one's program starts (its exec overlaps the
+        build; a build in another thread would contend with this step's I/O loop)."""
         try:
-            self._next = _spawner.submit(build)
-        except RuntimeError:         # verify is exiting: no more threads
+            self._next = self._build(prepared, args, limits, key)
+        except Exception:            # only a head start: the next step builds its own
             self._next = None
 
     def _take_next(self, key: StepKey) -> ReadyStep | None:
-        """The step built ahead, when it is for `key` and still waits; else None (and it is removed)."""
-        pending, self._next = self._next, None
-        ready = pending.result() if pending is not None else None
-        if ready is not None and (ready.key != key or ready.started.process.poll() is not None):
+        """The step built ahead, when it is for `key`, still waits and was built by this
+        thread (a step's verify-forkserver dies with the thread that started it); else
+        None (and it is removed)."""
+        ready, self._next = self._next, None
+        if ready is not None and (ready.key != key or ready.thread != threading.get_ident()
+                                  or ready.started.process.poll() is not None):
             warm.dispose_waiting(ready.sandbox, ready.started.process)
             return None
         return ready
 
     def _drop_next(self) -> None:
-        pending, self._next = self._next, None
-        ready = pending.result() if pending is not None else None
+        ready, self._next = self._next, None
         if ready is not None:
             warm.dispose_waiting(ready.sandbox, ready.started.process)
 
@@ -304,6 +298,7 @@ class ReadyStep:
     key: StepKey
     sandbox: StepSandbox
     started: Started
+    thread: int                      # the thread that started it (its verify-forkserver dies with it)
 
 
 def _step_key(prepared: Prepared, args: Sequence[str], limits: Limits) -> StepKey:

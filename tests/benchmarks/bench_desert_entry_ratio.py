@@ -9,7 +9,8 @@ For each row (an entry and a case of testcases/desert), a fresh child process al
   pipe beside the run), timed from outside (wall) and as the report shows it (``time``);
 - the issue's measurement, both whole processes: the entry's process alone (stdout to /dev/null)
   and the whole ``verify check ENTRY --case CASE`` command (interpreter, imports, build cache,
-  sandbox, judge, report), wall and CPU seconds (user + system, children included).
+  sandbox, judge, report), wall and CPU seconds (user + system, children included), its
+  bytecode compiled once into a temporary PYTHONPYCACHEPREFIX (as an installed verify has it).
 
 It prints, per row, the output's size and turns, both times (min / median), the ratios of the
 medians (check wall / entry, report time / entry), and where the difference goes: the same pair
@@ -31,6 +32,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -65,12 +67,18 @@ def child(entry_name: str, case_name: str, rounds: int) -> dict:
             subprocess.run(argv, input=stdin, stdout=sink, cwd=folder, check=True)
         return time.perf_counter() - started
 
+    # verify's bytecode compiled once, as an installed package has it (an environment with
+    # PYTHONDONTWRITEBYTECODE would compile every module at every start: ~0.5 s here)
+    command_env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    command_env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="verify-bench-pycache-")
+
     def whole(command: list[str], stdin: bytes | None = None) -> tuple[float, float]:
         """Wall and CPU seconds (its own and its children's) of a whole process, stdout to /dev/null."""
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         with open(os.devnull, "wb") as sink:
-            subprocess.run(command, input=stdin, stdout=sink, cwd=ROOT if stdin is None else folder, check=True)
+            subprocess.run(command, input=stdin, stdout=sink, cwd=ROOT if stdin is None else folder, check=True,
+                           env=command_env if stdin is None else None)
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime

@@ -89,13 +89,13 @@ def _match_cache(cache: Path, contest: Contest, tournament: Tournament[Any, Any]
     would be kept under one isolation's name)."""
     import sys
 
-    from verify.commands.cache import _contest_digest, package_digest, toolchain
+    from verify.commands.cache import contest_digest, package_digest, toolchain
     from verify.pipeline.match_cache import FOLDER, MatchCache
 
     if isolation is None:
         return None
-    context = [package_digest(), _contest_digest(type(contest).__module__),
-               _contest_digest(type(tournament).__module__), contest.name, isolation, sys.version]
+    context = [package_digest(), contest_digest(type(contest).__module__),
+               contest_digest(type(tournament).__module__), contest.name, isolation, sys.version]
     return MatchCache(cache / FOLDER, context, toolchain, fresh=fresh)
 
 

@@ -44,7 +44,7 @@ def package_digest() -> str:
 
 
 @cache
-def _contest_digest(module_name: str) -> str:
+def contest_digest(module_name: str) -> str:
     """The source of a contest that lives outside the verify package ("" for a built-in one)."""
     location = getattr(sys.modules.get(module_name), "__file__", None)
     if location is None:
@@ -102,7 +102,7 @@ def check_key(check: EntryCheck, limits: Limits, isolation: str, testcases: Path
                         b"strict" if task.strict_exit else b"lenient")
         else:
             digest.item(b"match", name, repr((task.persistent, task.limits, task.step_timeout)).encode())
-    digest.item(b"context", json.dumps([package_digest(), _contest_digest(type(entry.contest).__module__),
+    digest.item(b"context", json.dumps([package_digest(), contest_digest(type(entry.contest).__module__),
                                         tools, isolation, repr(limits), sys.version]).encode())
     return digest.hexdigest()[:32]
 

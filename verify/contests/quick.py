@@ -12,7 +12,7 @@ command line runs instead, with its own messages.
 The name means the built-in contest only when no other contest can have it: no contest folder
 is given, and no installed distribution declares contests (no ``entry_points.txt`` on
 ``sys.path`` names one of the groups, read as :mod:`importlib.metadata` finds them, and no
-other finder lists distributions). Otherwise :func:`find` says None and the full command line's
+finder other than the path-based ones lists distributions). Otherwise :func:`find` says None and the full command line's
 discovery decides, with its error for two contests of one name.
 """
 from __future__ import annotations
@@ -53,7 +53,7 @@ def installed_contests_may_exist() -> bool:
     ``entry_points.txt`` names a contests' group, an archive or egg on ``sys.path`` (not looked
     into), or a finder beside the path finder that lists distributions."""
     for finder in sys.meta_path:
-        if hasattr(finder, "find_distributions") and finder is not importlib.machinery.PathFinder:
+        if hasattr(finder, "find_distributions") and not _lists_sys_path(finder):
             return True
     for entry in sys.path:
         folder = entry or "."
@@ -69,6 +69,18 @@ def installed_contests_may_exist() -> bool:
             if child.lower().endswith((".dist-info", ".egg-info")) and _declares_contests(os.path.join(folder, child)):
                 return True
     return False
+
+
+def _lists_sys_path(finder: object) -> bool:
+    """Whether a finder lists only the distributions found on ``sys.path``, as the loop below
+    reads them: the standard path finder, or the backport's (``importlib_metadata``, which a
+    dependency such as Dask may import, puts its ``MetadataPathFinder`` on ``sys.meta_path``)."""
+    if finder is importlib.machinery.PathFinder:
+        return True
+    kind = finder if isinstance(finder, type) else type(finder)
+    module = kind.__module__
+    return kind.__name__ == "MetadataPathFinder" and (module == "importlib_metadata"
+                                                      or module.endswith(".importlib_metadata"))
 
 
 def _declares_contests(metadata: str) -> bool:

@@ -1,16 +1,16 @@
 """A tournament's job results kept between runs, each under the digest of everything it depends on.
 
-A job's key covers: the job itself (what the contest scheduled, as plain data: for the maze,
-the maze walked, its size and seed, the limits and the solver's protocol; for the duel, both
-players, the seed, the rounds and the limits), for each program the job runs its folder's digest
+A job's key covers: the job itself (what the contest scheduled, as plain data: for a walk, the
+board, its size and seed, the limits and the protocol; for a duel, both players, the seed, the
+rounds and the limits), for each program the job runs its folder's digest
 and its language's tools (path, size, modification time), and the context the command gives:
 verify's own source, an external contest's source, the isolation, the Python running verify.
 A job holding a value the key cannot name exactly (not plain data: :func:`canonical`) is never
 kept: it is played every time.
 
 One file per key (``<key>.match``): a JSON line (the key, the result, and the log's length and
-digest) followed by the job's log as it was written, compressed (zlib: a maze walk's JSON lines
-take about a tenth). It is written whole or not at all
+digest) followed by the job's log as it was written, compressed (zlib: a walk's JSON lines of
+steps take about a tenth). It is written whole or not at all
 (:func:`verify.files.write_atomically`: a temporary file renamed), so runs at once never see half
 a file, and the last one written wins. A file that does not parse, names another key, or whose
 log does not match its digest is no result: the job is played again and its file rewritten.
@@ -36,7 +36,7 @@ FOLDER = "matches"
 """The cache's folder of kept results (``verify cache`` lists, prunes and clears it)."""
 FORMAT = "verify match 1"
 MAX_RESULT_BYTES = 16 << 20
-MAX_LOG_BYTES = 64 << 20           # a 50x50 maze walk of 125,000 steps logs about 30 MiB
+MAX_LOG_BYTES = 64 << 20           # a walk of 125,000 steps logs about 30 MiB
 
 
 class Uncacheable(Exception):

@@ -1,7 +1,7 @@
 """How long the jobs of a tournament's stage still take, learned from the ones played so far.
 
-Each job has the contest's cost (:meth:`~verify.contests.contract.Tournament.cost`: the maze's
-is its size's step limit). A job still to play is expected to take the mean time of the jobs
+Each job has the contest's cost (:meth:`~verify.contests.contract.Tournament.cost`, such as
+a walk's step limit). A job still to play is expected to take the mean time of the jobs
 of its cost played so far, or, for a cost not seen yet, the seconds per unit of cost of all of
 them; the sum is divided by how many ran at once so far (the time the jobs took over the time
 elapsed). Reused jobs are never given to it: they cost nothing.

@@ -1,7 +1,7 @@
 """King of the Hill, incremental: each job's result kept in the cache (verify/pipeline/match_cache.py)
 and reused by the core's driver, for any contest, on a fake contest over the FakeRunner (no
 process starts); sizes and seeds as ranges (verify/sizes.py); the time left in the progress
-(verify/pipeline/time_left.py). The same as a user runs it: test_koth_cache_runs.py."""
+(verify/pipeline/time_left.py). The same as a user runs it: tests/e2e/test_koth_cache_runs.py."""
 from __future__ import annotations
 
 import json

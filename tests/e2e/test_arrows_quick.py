@@ -4,6 +4,7 @@ and every bad input; the quick way imports neither click nor the contests' disco
 way to the full command line wherever another contest could be called arrows."""
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import os
 import re
@@ -19,7 +20,7 @@ from verify.contests.arrows import generator, library, quick
 from verify.contests.arrows.model import NOTATIONS
 from verify.contests.arrows.text import NOTATIONS as TEXT_NOTATIONS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = "from verify.__main__ import run; run()"
 FULL = "from verify.cli import run; run()"
 ELAPSED = re.compile(r", \d+ ms$", re.M)     # --stats ends with the time taken
@@ -97,6 +98,28 @@ def test_a_contest_folder_or_an_installed_contest_leaves_it_to_the_discovery(tmp
     assert registry.find("judge", "arrows", ()) is None
     for name in ("desert-x", "../arrows", "Arrows", "nothing"):
         assert registry.find("gen", name, ()) is None
+
+
+def test_only_a_finder_beyond_the_path_ones_counts_as_listing_distributions(monkeypatch):
+    """The backport importlib_metadata (imported by Dask) puts a MetadataPathFinder on
+    sys.meta_path that lists what sys.path holds: the quick way stays; any other finder that
+    lists distributions leaves the name to the discovery."""
+    def finder(name: str, module: str) -> object:
+        kind = type(name, (), {"find_distributions": lambda self, context=None: iter(())})
+        kind.__module__ = module
+        return kind()
+
+    meta_path = [finder_ for finder_ in sys.meta_path if not hasattr(finder_, "find_distributions")]
+    meta_path.append(importlib.machinery.PathFinder)
+    monkeypatch.setattr(sys, "meta_path", meta_path)
+    assert not registry.installed_contests_may_exist()
+    for module in ("importlib_metadata", "setuptools._vendor.importlib_metadata"):
+        sys.meta_path.append(finder("MetadataPathFinder", module))
+        assert not registry.installed_contests_may_exist(), module
+    sys.meta_path.append(finder("MetadataPathFinder", "elsewhere"))
+    assert registry.installed_contests_may_exist()
+    sys.meta_path[-1] = finder("ZipFinder", "importlib_metadata")
+    assert registry.installed_contests_may_exist()
 
 
 def _declaring(folder: Path, name: str) -> Path:

@@ -11,9 +11,10 @@ The names load on first use, so that the command line starts fast.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False     # (typing.TYPE_CHECKING without importing typing: every command imports this package)
 if TYPE_CHECKING:
+    from typing import Any
+
     from verify.errors import VerifyError
     from verify.verdict import Status, Verdict
 

@@ -72,18 +72,28 @@ GRADING_MODULES = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.p
                          or p.name in ("results.py", "verdict.py", "entries.py", "programs.py", "files.py"))
 
 
-@pytest.mark.parametrize("module", GRADING_MODULES)
-def test_a_change_to_any_grading_module_invalidates_cached_results(module, desert_check, tmp_path, monkeypatch):
-    copy = tmp_path / "verify"
+@pytest.fixture(scope="module")
+def package_copy(tmp_path_factory) -> Path:
+    """One copy of the package for every module's test (each restores the file it changed)."""
+    copy = tmp_path_factory.mktemp("package") / "verify"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(cache, "PACKAGE", copy)
+    return copy
+
+
+@pytest.mark.parametrize("module", GRADING_MODULES)
+def test_a_change_to_any_grading_module_invalidates_cached_results(module, desert_check, package_copy, monkeypatch):
+    monkeypatch.setattr(cache, "PACKAGE", package_copy)
     cache.package_digest.cache_clear()
-    before = key(desert_check)
-    with (copy / module).open("a") as source:
-        source.write("\n# any change at all\n")
-    cache.package_digest.cache_clear()
-    assert key(desert_check) != before
-    cache.package_digest.cache_clear()
+    source = package_copy / module
+    original = source.read_bytes()
+    try:
+        before = key(desert_check)
+        source.write_bytes(original + b"\n# any change at all\n")
+        cache.package_digest.cache_clear()
+        assert key(desert_check) != before
+    finally:
+        source.write_bytes(original)
+        cache.package_digest.cache_clear()
 
 
 def test_a_toolchain_change_invalidates_cached_results(desert_check, monkeypatch):

@@ -1,6 +1,7 @@
 """The duel (tests/fixtures/duel-contest), a contest outside verify, played on a real Dask cluster:
 ``verify koth duel --cluster`` over a distributed.LocalCluster of 2 sandboxed worker processes
-gives the standings, the site's board and the match logs of a tournament played here.
+gives the standings, the site's board and the match logs of a tournament played here, and keeps
+its results in the command's cache: the next run reuses them, on the cluster or here.
 
 The contest is installed with pip where the client, the scheduler and the workers run
 (docs/contests.md): they unpickle a job's classes by their module. Every ``verify`` is a fresh process, as a user's.
@@ -22,6 +23,7 @@ distributed = pytest.importorskip("distributed")
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "duel-contest"
 TOURNAMENT = ("koth", "duel", "--rounds", "4", "--seeds", "1,2,3", "-q")
+KEPT_TOURNAMENT = ("koth", "duel", "--rounds", "3", "--seeds", "1,2", "--format", "json")
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None,
                                 reason="workers run entries only in bubblewrap, which is not installed")
@@ -57,6 +59,32 @@ def verify(*args: str, installed: Path, cache: Path) -> subprocess.CompletedProc
 
 def logs(folder: Path) -> dict[str, str]:
     return {str(path.relative_to(folder)): path.read_text() for path in sorted(folder.rglob("*.json"))}
+
+
+def summary(done: subprocess.CompletedProcess[str]) -> str:
+    """The line saying how many matches were reused, of a run that succeeded."""
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("matches: ")]
+    return line
+
+
+def test_results_played_on_the_workers_are_kept_here(cluster, installed, tmp_path):
+    cache = tmp_path / "cache"
+    there = verify(*KEPT_TOURNAMENT, "--cluster", cluster.scheduler_address, "--logs", str(tmp_path / "there"),
+                   installed=installed, cache=cache)
+    assert summary(there) == "matches: 0 of 6 reused from the cache, 6 played"
+    assert len(list((cache / "matches").iterdir())) == 6
+    again = verify(*KEPT_TOURNAMENT, "--cluster", cluster.scheduler_address, "--logs", str(tmp_path / "again"),
+                   installed=installed, cache=cache)
+    assert summary(again) == "matches: 6 of 6 reused from the cache, 0 played"
+    here = verify(*KEPT_TOURNAMENT, "--logs", str(tmp_path / "here"), installed=installed, cache=cache)
+    assert summary(here) == "matches: 6 of 6 reused from the cache, 0 played"
+    fresh = verify(*KEPT_TOURNAMENT, "--cluster", cluster.scheduler_address, "--fresh", "--logs", str(tmp_path / "fresh"),
+                   installed=installed, cache=cache)
+    assert summary(fresh) == "matches: 0 of 6 reused from the cache, 6 played"
+    assert json.loads(again.stdout) == json.loads(here.stdout) == json.loads(there.stdout) == json.loads(fresh.stdout)
+    for log in (tmp_path / "there" / "duels").iterdir():
+        assert (tmp_path / "again" / "duels" / log.name).read_text() == log.read_text()
 
 
 def test_the_workers_play_the_duels_a_tournament_here_plays(cluster, installed, tmp_path):

@@ -46,6 +46,15 @@ def test_the_contests_package_looks_up_installed_contests_only_when_asked():
     assert "importlib.metadata" in _modules_after("import verify.contests as c; c.names()")
 
 
+def test_a_check_of_a_named_notation_imports_no_pattern_engine_tournament_or_xml():
+    arguments = ["check", "submissions/desert/reference", "--case", "adjacent-row", "--sandbox", "none",
+                 "--format", "json", "-j", "1"]
+    modules = _modules_after("from verify.cli import run; run()", *arguments)
+    assert "verify.contests.desert.judge" in modules                        # it did judge a desert output
+    for unused in ("regex", "verify.pipeline.tournament", "xml.etree"):
+        assert not any(m == unused or m.startswith(unused + ".") for m in modules), unused
+
+
 def test_a_check_without_fuzz_imports_no_fuzzer():
     arguments = ["check", "submissions/desert/reference", "--case", "adjacent-row", "--sandbox", "none",
                  "--format", "json", "-j", "1"]

@@ -28,7 +28,6 @@ from pathlib import Path
 from verify.entries import SOURCES
 from verify.errors import VerifyError
 from verify.pipeline.match_cache import FOLDER as MATCHES
-from verify.pipeline.tournament import default_log_dir
 from verify.runner import cache_root
 
 MIB = 1 << 20
@@ -111,6 +110,7 @@ def _contest_folders(root: Path) -> dict[str, str]:
     default logs, and each contest's ``cache_folders``. A contest that does not load owns none
     (nor do any when the contests cannot be listed): its folders are left alone."""
     from verify import contests
+    from verify.pipeline.tournament import default_log_dir  # (a check's bound on the cache needs no tournament)
     found: dict[str, str] = {}
     try:
         names = contests.names()

@@ -22,7 +22,6 @@ import json
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from xml.etree import ElementTree
 
 from verify.report_escape import markdown, one_line, xml_text
 from verify.reports.colour import paint_status
@@ -300,6 +299,7 @@ def junit_report(checks: Sequence[CheckResult], view: CheckView) -> str:
     """JUnit XML, valid whatever the entries printed: every text goes through ``xml_text``.
     Each suite's properties name the isolation, and which verdicts may differ where some may;
     a case --fail-fast did not run is a test case marked skipped."""
+    from xml.etree import ElementTree  # only for this format: the others start faster
     isolation = report_isolation(checks, view.isolation)
     suites = ElementTree.Element("testsuites")
     properties = {name: value for name, value in isolation_fields(isolation).items() if value}

@@ -26,8 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import regex
-
 from verify.contests.desert.engine import Turn
 from verify.contests.desert.rules import DIRECTIONS, DROP, FILL, PICK
 from verify.errors import InputError
@@ -277,6 +275,7 @@ class Tokenizer:
             self._timeout: float | None = None
             self._groups: Any = None
         else:
+            import regex  # only for a custom pattern: the named notations start without it
             try:
                 user = regex.compile(notation.pattern.encode("ascii"))
             except (regex.error, UnicodeEncodeError) as error:

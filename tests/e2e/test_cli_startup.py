@@ -41,9 +41,17 @@ def test_the_help_of_check_imports_no_contest():
     assert not any(m.startswith(("verify.contests", "importlib.metadata")) for m in modules)
 
 
-def test_the_contests_package_looks_up_installed_contests_only_when_asked():
+def test_the_contests_package_looks_up_installed_contests_only_when_asked(tmp_path):
     assert "importlib.metadata" not in _modules_after("import verify.contests")
-    assert "importlib.metadata" in _modules_after("import verify.contests as c; c.names()")
+    # where no distribution on sys.path declares a contest, naming them needs no importlib.metadata
+    assert "importlib.metadata" not in _modules_after("import verify.contests as c; c.names()")
+    declared = tmp_path / "declares_one-1.0.dist-info"
+    declared.mkdir()
+    (declared / "METADATA").write_text("Metadata-Version: 2.1\nName: declares-one\nVersion: 1.0\n")
+    (declared / "entry_points.txt").write_text("[verify.contests]\nelsewhere = no_such_module:CONTEST\n")
+    code = f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import verify.contests as c; print(c.names())"
+    modules = _modules_after(code)
+    assert "importlib.metadata" in modules
 
 
 def test_a_check_of_a_named_notation_imports_no_pattern_engine_tournament_or_xml():

@@ -9,7 +9,9 @@
   package (``__init__.py`` exposing ``CONTEST``, or ``CHALLENGE``, another name for
   it) or a folder of such packages; it is named by its contest's ``name``.
 
-Built-in and installed contests are imported only when asked for. A name must be
+Built-in and installed contests are imported only when asked for; the installed ones are
+looked up (:mod:`importlib.metadata`) only where a distribution on ``sys.path`` may declare
+one (:func:`verify.contests.quick.installed_contests_may_exist`). A name must be
 unique: two contests of one name are an error naming both. Importing this package imports
 no contest and not the contract (``Contest`` is loaded when first named), so that a built-in
 contest's quick command (:mod:`verify.contests.quick`) starts fast.
@@ -115,9 +117,12 @@ def _discover() -> dict[str, Callable[[], Contest[Any, Any]]]:
     for module in pkgutil.iter_modules(__path__):
         if module.ispkg:
             add_loader(module.name, "the built-in one", _builtin_loader(module.name))
-    from importlib.metadata import entry_points  # (email, csv, zipfile...) only when contests are listed
+    from verify.contests.quick import installed_contests_may_exist
     declared = set()
-    for group in (ENTRY_POINT_GROUP, OTHER_ENTRY_POINT_GROUP):
+    # importlib.metadata (email, csv, zipfile...) only where an installed distribution may declare a contest
+    groups = (ENTRY_POINT_GROUP, OTHER_ENTRY_POINT_GROUP) if installed_contests_may_exist() else ()
+    for group in groups:
+        from importlib.metadata import entry_points
         for point in entry_points(group=group):
             if (point.name, point.value) not in declared:   # a package may declare it in both groups
                 declared.add((point.name, point.value))

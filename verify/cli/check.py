@@ -10,10 +10,11 @@ import click
 
 from verify.cli.options import (
     cluster_option,
+    isolation_first,
     limit_options,
     make_limits,
     report_format_option,
-    runner_option,
+    runner_option_beside,
     settings_of,
 )
 from verify.reports.formats import CHECK, formats_of
@@ -56,7 +57,7 @@ def _writes(context: click.Context, parameter: click.Parameter, values: tuple[st
 @click.option("--fuzz", type=click.IntRange(min=0), default=0, metavar="N",
               help="Also run each entry on N generated inputs (those `verify fuzz ENTRY` tries first).")
 @limit_options
-@runner_option
+@runner_option_beside      # the sandbox is probed and tried while the entries load
 @cluster_option
 def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, writes: list[tuple[str, Path]],
           testcases: Path | None, cases: tuple[str, ...], changed_since: str | None, failures_only: bool,
@@ -67,26 +68,30 @@ def check(entries: tuple[Path, ...], jobs: int | None, output_format: str, write
     On a terminal the table is a summary per entry with the failing cases in full (in
     colour unless NO_COLOR is set); piped, it is the full table, one row per case.
     Exit code 0 when every case of every entry is accepted, 1 otherwise."""
-    from verify.commands.check import CheckOptions, changed_entries
-    from verify.commands.check import check as run_check
-    from verify.executors import open_executor
-    from verify.reports.colour import use_colour
+    with isolation_first(runner):
+        from verify.commands.check import CheckOptions, changed_entries
+        from verify.commands.check import check as run_check
+        from verify.executors import open_executor
+        from verify.reports.colour import use_colour
 
-    selected: list[Path] = list(entries)
-    if changed_since is not None:
-        selected = changed_entries(selected, changed_since)
-        if not selected:
-            click.echo(f"no entry changed since {changed_since}")
-            sys.exit(0)
-    elif not selected:
-        raise click.UsageError("give ENTRY folders (or --changed-since REF)")
-    terminal = sys.stdout.isatty()
-    settings = settings_of(click.get_current_context())
-    options = CheckOptions(limits=make_limits(**limits), jobs=jobs, fmt=output_format, testcases=testcases,
-                           cases=cases, writes=tuple(writes), results_dir=results_dir, failures_only=failures_only,
-                           compact=terminal, width=shutil.get_terminal_size().columns if terminal else None,
-                           colour=use_colour(sys.stdout, settings.colour), html=html, fuzz=fuzz, fail_fast=fail_fast)
-    with open_executor(cluster, runner) as executor:
-        report, code = run_check(runner, selected, options, settings=settings, executor=executor)
-    click.echo(report)
-    sys.exit(code)
+        selected: list[Path] = list(entries)
+        if changed_since is not None:
+            selected = changed_entries(selected, changed_since)
+            if not selected:
+                runner.await_isolation()        # (an isolation that cannot be had is said instead)
+                click.echo(f"no entry changed since {changed_since}")
+                sys.exit(0)
+        elif not selected:
+            raise click.UsageError("give ENTRY folders (or --changed-since REF)")
+        terminal = sys.stdout.isatty()
+        settings = settings_of(click.get_current_context())
+        options = CheckOptions(limits=make_limits(**limits), jobs=jobs, fmt=output_format, testcases=testcases,
+                               cases=cases, writes=tuple(writes), results_dir=results_dir,
+                               failures_only=failures_only, compact=terminal,
+                               width=shutil.get_terminal_size().columns if terminal else None,
+                               colour=use_colour(sys.stdout, settings.colour), html=html, fuzz=fuzz,
+                               fail_fast=fail_fast)
+        with open_executor(cluster, runner) as executor:
+            report, code = run_check(runner, selected, options, settings=settings, executor=executor)
+        click.echo(report)
+        sys.exit(code)

@@ -2,14 +2,19 @@
 cluster; and the settings (settings.py), built once per command line and refined by its options."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+import functools
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from verify.errors import VerifyError
 from verify.runner.limits import Limits
 from verify.settings import Settings, from_process
+
+if TYPE_CHECKING:
+    from verify.grading import LocalRunner
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -72,24 +77,51 @@ def _accounting(context: click.Context, parameter: click.Parameter, value: str |
     given(context, accounting=value)
 
 
-def _runner(context: click.Context, parameter: click.Parameter, value: str | None) -> Any:
+def _runner(context: click.Context, parameter: click.Parameter, value: str | None, *, beside: bool = False) -> Any:
     from verify.grading import LocalRunner
     from verify.runner import isolation_from_settings
     settings = given(context, sandbox=value)
-    # SandboxUnavailable: one line, exit 2, before any run
-    runner = LocalRunner(isolation_from_settings(settings), forkserver=settings.forkserver, cache=settings.cache)
+    if beside:
+        from verify.grading.runners import ResolvingIsolation
+        from verify.runner import isolation  # (imported here: the resolving thread imports no module of verify's)
+        resolving = ResolvingIsolation(lambda: isolation.from_settings(settings))
+        runner = LocalRunner(resolving, forkserver=settings.forkserver, cache=settings.cache)
+    else:
+        # SandboxUnavailable: one line, exit 2, before any run
+        runner = LocalRunner(isolation_from_settings(settings), forkserver=settings.forkserver, cache=settings.cache)
     context.call_on_close(runner.close)          # its fork servers and sandboxes built ahead
     return runner
 
 
-def runner_option(function: F) -> F:
+def runner_option(function: F, *, beside: bool = False) -> F:
     """``--sandbox auto|bwrap|none`` and ``--accounting auto|cgroup|rlimits``: the command gets
-    ``runner``, a LocalRunner with that isolation."""
+    ``runner``, a LocalRunner with that isolation. ``beside``: the isolation is resolved on a
+    thread of its own while the command goes on (:class:`~verify.grading.runners.ResolvingIsolation`);
+    the command asks for it (``runner.resolved``) before its first run, and says why it cannot
+    be had before any other failure (:func:`isolation_first`)."""
+    callback = functools.partial(_runner, beside=beside)
     function = click.option("--sandbox", "runner", type=click.Choice(["auto", "bwrap", "none"]), default=None,
-                            callback=_runner, help=SANDBOX_HELP)(function)
+                            callback=callback, help=SANDBOX_HELP)(function)
     # eager: read before --sandbox builds the runner, whatever their order on the command line
     return click.option("--accounting", type=click.Choice(["auto", "cgroup", "rlimits"]), default=None,
                         is_eager=True, expose_value=False, callback=_accounting, help=ACCOUNTING_HELP)(function)
+
+
+def runner_option_beside(function: F) -> F:
+    """:func:`runner_option` with the isolation resolved beside the command (``beside=True``)."""
+    return runner_option(function, beside=True)
+
+
+@contextmanager
+def isolation_first(runner: LocalRunner) -> Iterator[None]:
+    """A command whose runner's isolation is resolved beside it: when the command fails (or
+    exits) before asking for it, the isolation is asked for first, so that an isolation that
+    cannot be had is what the command says (one line, exit 2), as when it was resolved first."""
+    try:
+        yield
+    except BaseException:
+        runner.await_isolation()
+        raise
 
 
 CLUSTER_HELP = ("Run the jobs on the Dask scheduler at ADDRESS (e.g. tcp://host:8786; workers run them "

@@ -17,6 +17,7 @@ back what it prepared for it (:mod:`.memo`).
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -77,20 +78,22 @@ class Runner(Protocol):
 
 class LocalRunner:
     """Runs programs on this machine under `isolation`, building them in `cache` (each None:
-    what the environment's settings ask for, resolved now). It owns the boxes kept for
+    what the environment's settings ask for, resolved now; `isolation` may also be one being
+    resolved, a :class:`ResolvingIsolation`, waited for by the first use). It owns the boxes kept for
     repeated runs (fork servers unless `forkserver` is False, sandboxes built ahead):
     `close()` (or leaving its `with` block) removes them. The CLI gives all three, from the
     settings it built. It keeps what it prepared as long as it lives (:mod:`.memo`): a
     program is built and its artefact checked once per runner and build key."""
 
-    def __init__(self, isolation: Isolation | None = None, *, forkserver: bool | None = None,
+    def __init__(self, isolation: Isolation | ResolvingIsolation | None = None, *, forkserver: bool | None = None,
                  cache: Path | None = None):
         if isolation is None or forkserver is None or cache is None:
             settings = from_process()
             isolation = isolation if isolation is not None else from_settings(settings)
             forkserver = forkserver if forkserver is not None else settings.forkserver
             cache = cache if cache is not None else settings.cache
-        self._isolation = isolation
+        self._isolation: Isolation | None = isolation if isinstance(isolation, Isolation) else None
+        self._resolving = isolation if isinstance(isolation, ResolvingIsolation) else None
         self._cache = cache
         self._pools = Pools(forkserver=forkserver, cache=cache)
         self._prepared: PreparedMemo[Prepared] = PreparedMemo()
@@ -100,6 +103,8 @@ class LocalRunner:
         return self._pools
 
     def close(self) -> None:
+        if self._resolving is not None:
+            self._resolving.wait()       # (its trial run ends before the runner does)
         self._pools.close()
 
     def __enter__(self) -> LocalRunner:
@@ -110,11 +115,20 @@ class LocalRunner:
 
     @property
     def resolved(self) -> Isolation:
+        """The runs' isolation (waits for it when it is being resolved; SandboxUnavailable, as
+        resolving it raised, when it cannot be had)."""
+        if self._isolation is None:
+            assert self._resolving is not None
+            self._isolation = self._resolving.result()
         return self._isolation
 
     @property
     def isolation(self) -> str:
         return self.resolved.name
+
+    def await_isolation(self) -> None:
+        """Wait for the isolation being resolved (raises SandboxUnavailable when it cannot be had)."""
+        self.resolved  # noqa: B018
 
     def prepare(self, program: Program) -> Prepared:
         # the recipe is read each time (its key is what the files hold now); the build, the
@@ -131,6 +145,36 @@ class LocalRunner:
 
     def session(self, prepared: PreparedProgram, limits: Limits) -> ProgramSession:
         return Session(_made_here(prepared), limits, isolation=self.resolved, cache=self._cache).__enter__()
+
+
+class ResolvingIsolation:
+    """An isolation resolved on a thread of its own (``resolve()``), started now, for a
+    :class:`LocalRunner` that is built before it is used: resolving it (bubblewrap's probe,
+    the cgroup's, the trial run) mostly waits on other processes, and the command loads its
+    entries meanwhile. Every check and the trial run are the same as when resolved at once;
+    :meth:`result` gives the isolation or raises what resolving it raised."""
+
+    def __init__(self, resolve: Callable[[], Isolation]):
+        self._isolation: Isolation | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._resolve, args=(resolve,), name="verify-isolation")
+        self._thread.start()
+
+    def _resolve(self, resolve: Callable[[], Isolation]) -> None:
+        try:
+            self._isolation = resolve()
+        except BaseException as error:      # raised again where the isolation is asked for
+            self._error = error
+
+    def wait(self) -> None:
+        self._thread.join()
+
+    def result(self) -> Isolation:
+        self.wait()
+        if self._error is not None:
+            raise self._error
+        assert self._isolation is not None
+        return self._isolation
 
 
 def _made_here(prepared: PreparedProgram) -> Prepared:

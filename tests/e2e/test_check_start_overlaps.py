@@ -152,3 +152,17 @@ def test_a_check_imports_tabulate_while_its_program_runs_only_for_a_table(output
     seen, imported = json.loads(done.stderr.rpartition("SEEN ")[2])
     assert seen == ([True] if output_format == "table" else [])
     assert imported == (output_format == "table")
+
+
+def test_the_command_line_leaves_its_objects_to_the_exit_and_still_runs_its_exit_callbacks():
+    script = ("import atexit, gc, sys, weakref\n"
+              "class Kept:\n"
+              "    pass\n"
+              "kept = Kept()\n"
+              "weakref.finalize(kept, sys.stderr.write, 'finalized\\n')\n"
+              "atexit.register(lambda: sys.stderr.write(f'frozen {gc.get_freeze_count() > 0}\\n'))\n"
+              "from verify.cli import run\n"
+              "run()\n")
+    done = subprocess.run([sys.executable, "-c", script, "--version"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0 and "version" in done.stdout
+    assert done.stderr == "frozen True\nfinalized\n"

@@ -12,6 +12,10 @@ For each row (an entry and a case of testcases/desert), a fresh child process al
   sandbox, judge, report), wall and CPU seconds (user + system, children included), its
   bytecode compiled once into a temporary PYTHONPYCACHEPREFIX (as an installed verify has it).
 
+With ``--against REF``, the whole ``verify check`` of the git commit REF (a worktree of it in a
+temporary folder, its own code first on the path) is timed too, in the same rounds, right after
+this tree's: the before and after of a change side by side.
+
 It prints, per row, the output's size and turns, both times (min / median), the ratios of the
 medians (check wall / entry, report time / entry), and where the difference goes: the same pair
 on the two-square case ``SE`` (what a graded run costs beyond the entry whatever it prints:
@@ -21,11 +25,12 @@ notation, 537 MB) and perl-lrud-xy on one-row-26 (lrud-xy, map first, 12 MB). Th
 (load average, cores) is printed at the start and the end; medians of paired rounds are
 meant for a quiet machine (a busy one slows both sides, but not alike).
 
-    python3 tests/benchmarks/bench_desert_entry_ratio.py [--rounds 5] [--row ENTRY:CASE ...]
+    python3 tests/benchmarks/bench_desert_entry_ratio.py [--rounds 5] [--row ENTRY:CASE ...] [--against REF]
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -34,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +47,7 @@ ROWS = ("recursive-c:one-row-26", "perl-lrud-xy:one-row-26")
 CHUNK = 1 << 16          # what the runner reads from a pipe at a time
 
 
-def child(entry_name: str, case_name: str, rounds: int) -> dict:
+def child(entry_name: str, case_name: str, rounds: int, against: str | None = None) -> dict:
     """One row, in its own process: paired rounds of the entry alone and of the graded case."""
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_desert_loop import c_loop
@@ -72,12 +78,12 @@ def child(entry_name: str, case_name: str, rounds: int) -> dict:
     command_env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     command_env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="verify-bench-pycache-")
 
-    def whole(command: list[str], stdin: bytes | None = None) -> tuple[float, float]:
+    def whole(command: list[str], stdin: bytes | None = None, root: Path = ROOT) -> tuple[float, float]:
         """Wall and CPU seconds (its own and its children's) of a whole process, stdout to /dev/null."""
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         with open(os.devnull, "wb") as sink:
-            subprocess.run(command, input=stdin, stdout=sink, cwd=ROOT if stdin is None else folder, check=True,
+            subprocess.run(command, input=stdin, stdout=sink, cwd=root if stdin is None else folder, check=True,
                            env=command_env if stdin is None else None)
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -97,20 +103,28 @@ def child(entry_name: str, case_name: str, rounds: int) -> dict:
     assert warm.verdict.accepted, warm.verdict.message
     whole(check_command)                                       # the command's own start-up files, warm
     times: dict[str, list[float]] = {"entry": [], "check": [], "reported": [], "entry SE": [], "check SE": [],
-                                     "entry process": [], "entry cpu": [], "verify check": [], "check cpu": []}
-    for _ in range(rounds):
-        wall, cpu = whole(argv, map_bytes)
-        times["entry process"].append(wall)
-        times["entry cpu"].append(cpu)
-        wall, cpu = whole(check_command)
-        times["verify check"].append(wall)
-        times["check cpu"].append(cpu)
-        times["entry"].append(alone(map_bytes))
-        wall, reported = graded(case)
-        times["check"].append(wall)
-        times["reported"].append(reported)
-        times["entry SE"].append(alone(b"SE\n"))
-        times["check SE"].append(graded(trivial)[0])
+                                     "entry process": [], "entry cpu": [], "verify check": [], "check cpu": [],
+                                     "REF check": [], "REF cpu": []}
+    with worktree(against) as other:
+        if other is not None:
+            whole(check_command, root=other)                  # its build of the entry, its bytecode
+        for _ in range(rounds):
+            wall, cpu = whole(argv, map_bytes)
+            times["entry process"].append(wall)
+            times["entry cpu"].append(cpu)
+            wall, cpu = whole(check_command)
+            times["verify check"].append(wall)
+            times["check cpu"].append(cpu)
+            if other is not None:
+                wall, cpu = whole(check_command, root=other)
+                times["REF check"].append(wall)
+                times["REF cpu"].append(cpu)
+            times["entry"].append(alone(map_bytes))
+            wall, reported = graded(case)
+            times["check"].append(wall)
+            times["reported"].append(reported)
+            times["entry SE"].append(alone(b"SE\n"))
+            times["check SE"].append(graded(trivial)[0])
 
     output = subprocess.run(argv, input=map_bytes, capture_output=True, cwd=folder, check=True).stdout
     desert = DesertMap.parse(map_bytes)
@@ -123,6 +137,22 @@ def child(entry_name: str, case_name: str, rounds: int) -> dict:
     return {"entry": entry_name, "case": case_name, "notation": entry.options.notation.name,
             "bytes": len(output), "turns": warm.verdict.stats.get("total_turns", 0), "loop_cpu": loop_cpu,
             "judge_wall": judge_wall, "times": times}
+
+
+@contextlib.contextmanager
+def worktree(ref: str | None) -> Iterator[Path | None]:
+    """A detached git worktree of ``ref`` in a temporary folder (removed after), or None without one."""
+    if ref is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="verify-bench-ref-") as scratch:
+        folder = Path(scratch) / "ref"
+        subprocess.run(["git", "worktree", "add", "--detach", str(folder), ref], cwd=ROOT, check=True,
+                       capture_output=True)
+        try:
+            yield folder
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, capture_output=True)
 
 
 def judge_alone(desert, output: bytes, options) -> float:
@@ -139,10 +169,10 @@ def judge_alone(desert, output: bytes, options) -> float:
     return time.perf_counter() - started
 
 
-def run_child(row: str, rounds: int) -> dict:
+def run_child(row: str, rounds: int, against: str | None) -> dict:
     entry_name, _, case_name = row.partition(":")
-    done = subprocess.run([sys.executable, __file__, "--child", entry_name, case_name, str(rounds)],
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, __file__, "--child", entry_name, case_name, str(rounds),
+                           *(["--against", against] if against else [])], capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"{row}: the measuring process failed:\n{done.stderr.strip()[-2000:]}")
     result: dict = json.loads(done.stdout.splitlines()[-1])
@@ -160,11 +190,13 @@ def main() -> None:
     parser.add_argument("--row", action="append", metavar="ENTRY:CASE",
                         help="an entry of submissions/desert and a case of testcases/desert (repeatable; "
                              f"default: {' '.join(ROWS)})")
+    parser.add_argument("--against", metavar="REF",
+                        help="also time the whole verify check of the git commit REF, in the same rounds")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.child:
         entry_name, case_name, rounds = options.child
-        print(json.dumps(child(entry_name, case_name, int(rounds))))
+        print(json.dumps(child(entry_name, case_name, int(rounds), options.against)))
         return
     print(f"{options.rounds} paired rounds per row; {load()} at the start")
     print(f"{'entry:case':<28} {'notation':<9} {'MB':>7} {'M turns':>8} {'entry s':>15} {'check s':>15} "
@@ -172,9 +204,9 @@ def main() -> None:
           f"{'loop Mt/s':>9}")
     rows = []
     for row in options.row or ROWS:
-        got = run_child(row, options.rounds)
+        got = run_child(row, options.rounds, options.against)
         times = got["times"]
-        median = {name: statistics.median(values) for name, values in times.items()}
+        median = {name: statistics.median(values) for name, values in times.items() if values}
         cells = " ".join(f"{min(times[name]):>7.3f}/{median[name]:<7.3f}" for name in ("entry", "check", "reported"))
         loop_cpu = max(got["loop_cpu"], 1e-9)
         print(f"{row:<28} {got['notation']:<9} {got['bytes'] / 1e6:>7.1f} {got['turns'] / 1e6:>8.2f} {cells} "
@@ -185,6 +217,12 @@ def main() -> None:
               f"(CPU {median['entry cpu']:.3f} s), `verify check --case` {min(times['verify check']):.3f}/"
               f"{median['verify check']:.3f} s (CPU {median['check cpu']:.3f} s): "
               f"{median['verify check'] / median['entry process']:.2f}x", flush=True)
+        if options.against:
+            print(f"{'':<28} {options.against}: `verify check --case` {min(times['REF check']):.3f}/"
+                  f"{median['REF check']:.3f} s (CPU {median['REF cpu']:.3f} s): "
+                  f"{median['REF check'] / median['entry process']:.2f}x; this / {options.against}: "
+                  f"wall {median['verify check'] / median['REF check']:.2f}, "
+                  f"CPU {median['check cpu'] / median['REF cpu']:.2f}", flush=True)
         rows.append({**got, "median": median, "check_over_entry": median["check"] / median["entry"],
                      "whole_over_entry": median["verify check"] / median["entry process"]})
     print(f"{load()} at the end")
@@ -195,7 +233,8 @@ def main() -> None:
           "on the saved output, wall seconds (best of 3); loop = the compiled replay loop alone over it, per "
           "CPU second (best of 3); whole processes = the issue's measurement: the entry's process alone "
           "(stdout to /dev/null) and the whole `verify check ENTRY --case CASE` process, alternated in the "
-          "same rounds, min/median wall and median CPU (user + system, children included)")
+          "same rounds, min/median wall and median CPU (user + system, children included); with --against "
+          "REF, the whole command of REF too, right after this tree's in each round")
     print(json.dumps(rows))
 
 

@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from verify.cli import main
-from verify.cli.options import isolation_first, runner_option, runner_option_beside
+from verify.cli.options import ResolvingIsolation, isolation_first, runner_option, runner_option_beside
 from verify.contests.contract import BatchTask
-from verify.grading.runners import LocalRunner, ResolvingIsolation
+from verify.grading.runners import LocalRunner
 from verify.pipeline.observe import WhileRunning
 from verify.runner import Program, resolve_isolation
 from verify.runner.mode import SandboxUnavailable
@@ -63,16 +63,19 @@ def test_the_command_line_says_it_in_one_line():
 def test_a_resolving_isolation_gives_what_resolving_gave_or_raises_what_it_raised():
     isolation = resolve_isolation("none", cgroups=False)
     assert ResolvingIsolation(lambda: isolation).result() is isolation
-    runner = LocalRunner(ResolvingIsolation(lambda: isolation), forkserver=False, cache=Path("/nonexistent"))
+    runner = LocalRunner(ResolvingIsolation(lambda: isolation).result, forkserver=False, cache=Path("/nonexistent"))
     assert runner.resolved is isolation and runner.isolation == isolation.name
 
     def refused():
         raise SandboxUnavailable("no sandbox here")
-    failing = LocalRunner(ResolvingIsolation(refused), forkserver=False, cache=Path("/nonexistent"))
+    resolving = ResolvingIsolation(refused)
+    failing = LocalRunner(resolving.result, forkserver=False, cache=Path("/nonexistent"))
     for _ in range(2):
         with pytest.raises(SandboxUnavailable, match="no sandbox here"):
             failing.await_isolation()
-    failing.close()                     # (waits for the thread, raises nothing)
+    resolving.wait()                    # (raises nothing)
+    failing.close()
+    assert sys.getswitchinterval() == pytest.approx(0.005)   # (set back)
 
 
 class Judge:

@@ -3,6 +3,8 @@ cluster; and the settings (settings.py), built once per command line and refined
 from __future__ import annotations
 
 import functools
+import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -15,6 +17,7 @@ from verify.settings import Settings, from_process
 
 if TYPE_CHECKING:
     from verify.grading import LocalRunner
+    from verify.runner import Isolation
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,16 +80,60 @@ def _accounting(context: click.Context, parameter: click.Parameter, value: str |
     given(context, accounting=value)
 
 
+# while the isolation is resolved, a thread that wants the interpreter waits at most this long
+# for it (5 ms by default): the resolving thread, woken by a process it waited for, goes on at
+# once instead of waiting for the command's thread, which is busy importing
+SWITCH_INTERVAL = 0.0005
+
+
+class ResolvingIsolation:
+    """An isolation resolved on a thread of its own (``resolve()``), started now, for a runner
+    built before it is used: resolving it (bubblewrap's probe, the cgroup's, the trial run)
+    mostly waits on other processes, and the command imports its modules and loads its entries
+    meanwhile (the interpreter switching threads every ``SWITCH_INTERVAL`` seconds until it is
+    resolved). Every check and the trial run are the same as when resolved at once;
+    :meth:`result` gives the isolation or raises what resolving it raised."""
+
+    def __init__(self, resolve: Callable[[], Isolation]):
+        self._isolation: Isolation | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._resolve, args=(resolve,), name="verify-isolation")
+        self._thread.start()
+
+    def _resolve(self, resolve: Callable[[], Isolation]) -> None:
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
+        try:
+            self._isolation = resolve()
+        except BaseException as error:      # raised again where the isolation is asked for
+            self._error = error
+        finally:
+            sys.setswitchinterval(interval)
+
+    def wait(self) -> None:
+        self._thread.join()
+
+    def result(self) -> Isolation:
+        self.wait()
+        if self._error is not None:
+            raise self._error
+        assert self._isolation is not None
+        return self._isolation
+
+
 def _runner(context: click.Context, parameter: click.Parameter, value: str | None, *, beside: bool = False) -> Any:
-    from verify.grading import LocalRunner
-    from verify.runner import isolation_from_settings
     settings = given(context, sandbox=value)
     if beside:
-        from verify.grading.runners import ResolvingIsolation
-        from verify.runner import isolation  # (imported here: the resolving thread imports no module of verify's)
+        # the resolving thread starts before the runner's modules are imported (on this thread,
+        # meanwhile); it imports no module of verify's itself, these being imported first
+        from verify.runner import isolation
         resolving = ResolvingIsolation(lambda: isolation.from_settings(settings))
-        runner = LocalRunner(resolving, forkserver=settings.forkserver, cache=settings.cache)
+        context.call_on_close(resolving.wait)    # (its trial run ends before the command does)
+        from verify.grading import LocalRunner
+        runner = LocalRunner(resolving.result, forkserver=settings.forkserver, cache=settings.cache)
     else:
+        from verify.grading import LocalRunner
+        from verify.runner import isolation_from_settings
         # SandboxUnavailable: one line, exit 2, before any run
         runner = LocalRunner(isolation_from_settings(settings), forkserver=settings.forkserver, cache=settings.cache)
     context.call_on_close(runner.close)          # its fork servers and sandboxes built ahead
@@ -96,7 +143,7 @@ def _runner(context: click.Context, parameter: click.Parameter, value: str | Non
 def runner_option(function: F, *, beside: bool = False) -> F:
     """``--sandbox auto|bwrap|none`` and ``--accounting auto|cgroup|rlimits``: the command gets
     ``runner``, a LocalRunner with that isolation. ``beside``: the isolation is resolved on a
-    thread of its own while the command goes on (:class:`~verify.grading.runners.ResolvingIsolation`);
+    thread of its own while the command goes on (:class:`ResolvingIsolation`);
     the command asks for it (``runner.resolved``) before its first run, and says why it cannot
     be had before any other failure (:func:`isolation_first`)."""
     callback = functools.partial(_runner, beside=beside)

@@ -17,7 +17,6 @@ back what it prepared for it (:mod:`.memo`).
 """
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -78,22 +77,22 @@ class Runner(Protocol):
 
 class LocalRunner:
     """Runs programs on this machine under `isolation`, building them in `cache` (each None:
-    what the environment's settings ask for, resolved now; `isolation` may also be one being
-    resolved, a :class:`ResolvingIsolation`, waited for by the first use). It owns the boxes kept for
-    repeated runs (fork servers unless `forkserver` is False, sandboxes built ahead):
-    `close()` (or leaving its `with` block) removes them. The CLI gives all three, from the
+    what the environment's settings ask for, resolved now; `isolation` may also be a function
+    giving it, called at its first use: the command line's, resolved beside a command). It owns
+    the boxes kept for repeated runs (fork servers unless `forkserver` is False, sandboxes built
+    ahead): `close()` (or leaving its `with` block) removes them. The CLI gives all three, from the
     settings it built. It keeps what it prepared as long as it lives (:mod:`.memo`): a
     program is built and its artefact checked once per runner and build key."""
 
-    def __init__(self, isolation: Isolation | ResolvingIsolation | None = None, *, forkserver: bool | None = None,
-                 cache: Path | None = None):
+    def __init__(self, isolation: Isolation | Callable[[], Isolation] | None = None, *,
+                 forkserver: bool | None = None, cache: Path | None = None):
         if isolation is None or forkserver is None or cache is None:
             settings = from_process()
             isolation = isolation if isolation is not None else from_settings(settings)
             forkserver = forkserver if forkserver is not None else settings.forkserver
             cache = cache if cache is not None else settings.cache
         self._isolation: Isolation | None = isolation if isinstance(isolation, Isolation) else None
-        self._resolving = isolation if isinstance(isolation, ResolvingIsolation) else None
+        self._resolve = None if isinstance(isolation, Isolation) else isolation
         self._cache = cache
         self._pools = Pools(forkserver=forkserver, cache=cache)
         self._prepared: PreparedMemo[Prepared] = PreparedMemo()
@@ -103,8 +102,6 @@ class LocalRunner:
         return self._pools
 
     def close(self) -> None:
-        if self._resolving is not None:
-            self._resolving.wait()       # (its trial run ends before the runner does)
         self._pools.close()
 
     def __enter__(self) -> LocalRunner:
@@ -115,11 +112,11 @@ class LocalRunner:
 
     @property
     def resolved(self) -> Isolation:
-        """The runs' isolation (waits for it when it is being resolved; SandboxUnavailable, as
-        resolving it raised, when it cannot be had)."""
+        """The runs' isolation (given as a function: what it gives, or raises, such as
+        SandboxUnavailable when it cannot be had)."""
         if self._isolation is None:
-            assert self._resolving is not None
-            self._isolation = self._resolving.result()
+            assert self._resolve is not None
+            self._isolation = self._resolve()
         return self._isolation
 
     @property
@@ -145,36 +142,6 @@ class LocalRunner:
 
     def session(self, prepared: PreparedProgram, limits: Limits) -> ProgramSession:
         return Session(_made_here(prepared), limits, isolation=self.resolved, cache=self._cache).__enter__()
-
-
-class ResolvingIsolation:
-    """An isolation resolved on a thread of its own (``resolve()``), started now, for a
-    :class:`LocalRunner` that is built before it is used: resolving it (bubblewrap's probe,
-    the cgroup's, the trial run) mostly waits on other processes, and the command loads its
-    entries meanwhile. Every check and the trial run are the same as when resolved at once;
-    :meth:`result` gives the isolation or raises what resolving it raised."""
-
-    def __init__(self, resolve: Callable[[], Isolation]):
-        self._isolation: Isolation | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._resolve, args=(resolve,), name="verify-isolation")
-        self._thread.start()
-
-    def _resolve(self, resolve: Callable[[], Isolation]) -> None:
-        try:
-            self._isolation = resolve()
-        except BaseException as error:      # raised again where the isolation is asked for
-            self._error = error
-
-    def wait(self) -> None:
-        self._thread.join()
-
-    def result(self) -> Isolation:
-        self.wait()
-        if self._error is not None:
-            raise self._error
-        assert self._isolation is not None
-        return self._isolation
 
 
 def _made_here(prepared: PreparedProgram) -> Prepared:

@@ -1,5 +1,7 @@
 """verify's configuration: what the environment and the command line say, read once into a
-frozen `Settings` that is passed down. The one module that reads ``os.environ``.
+frozen `Settings` that is passed down. The one module that reads ``os.environ``, with
+:mod:`verify.environment`, which reads the cache's place and the contest folders for it (and
+for a quick command, without this module).
 
 The variables, each overridden by its option where there is one:
 
@@ -27,11 +29,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import pwd
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+
+from verify.environment import cache_folder, contest_folders
 
 DEFAULT_SEARCH_PATH = "/usr/local/bin:/usr/bin:/bin"
 _OFF = ("off", "none", "0", "no")
@@ -60,13 +63,8 @@ class Settings:
     def from_environment(cls, env: Mapping[str, str], **cli_options: object) -> Settings:
         """The settings `env` gives, then the command line's `cli_options` (a field's name and
         its option's value; None: not given, the environment's stands)."""
-        home = env.get("HOME") or pwd.getpwuid(os.getuid()).pw_dir
-        if env.get("VERIFY_CACHE"):
-            cache = Path(env["VERIFY_CACHE"])
-        else:
-            cache = Path(env.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")) / "verify"
         settings = cls(
-            cache=cache,
+            cache=Path(cache_folder(env)),
             temp_root=Path(env["VERIFY_TMPDIR"]) if env.get("VERIFY_TMPDIR") else None,
             sandbox=env.get("VERIFY_SANDBOX", "").strip().lower(),
             accounting=env.get("VERIFY_ACCOUNTING", "").strip().lower(),
@@ -74,7 +72,7 @@ class Settings:
             seccomp=env.get("VERIFY_SECCOMP", "").lower() not in _OFF,
             forkserver=env.get("VERIFY_FORKSERVER", "").strip().lower() not in _OFF,
             cluster=env.get("VERIFY_CLUSTER") or None,
-            contest_path=tuple(Path(p) for p in env.get("VERIFY_CONTEST_PATH", "").split(os.pathsep) if p),
+            contest_path=tuple(Path(folder) for folder in contest_folders(env)),
             debug=bool(env.get("VERIFY_DEBUG")),
             colour=_colour(env),
             cache_max_mb=env.get("VERIFY_CACHE_MAX_MB", "").strip(),

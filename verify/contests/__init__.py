@@ -18,17 +18,17 @@ contest's quick command (:mod:`verify.contests.quick`) starts fast.
 """
 from __future__ import annotations
 
-import importlib
-import re
+import _thread
 import sys
-import threading
-from collections.abc import Callable, Iterable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from verify.errors import VerifyError
-
+# Nothing costly at import: every quick command (verify.contests.quick) imports this package;
+# re (which verify.errors imports), pathlib, importlib and typing load where they are used.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
+    from typing import Any
+
     from verify.contests.contract import Contest
 
 __all__ = ["Contest", "add", "add_contest_path", "get", "names", "reset"]
@@ -37,9 +37,9 @@ ENTRY_POINT_GROUP = "verify.contests"
 # the other names a contest may be declared and exposed under: read too
 OTHER_ENTRY_POINT_GROUP = "verify.challenges"
 FOLDER_ATTRIBUTES = ("CONTEST", "CHALLENGE")
-_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+_NAME = r"[a-z][a-z0-9_-]{0,39}"       # a contest's name
 
-_lock = threading.RLock()
+_lock = _thread.RLock()                 # (threading.RLock without importing threading)
 _loaders: dict[str, Callable[[], Contest[Any, Any]]] | None = None
 _loaded: dict[str, Contest[Any, Any]] = {}
 _paths: list[Path] = []
@@ -53,6 +53,7 @@ def __getattr__(name: str) -> Any:
 
 
 def _builtin_loader(name: str) -> Callable[[], Contest[Any, Any]]:
+    import importlib
     return lambda: importlib.import_module(f"{__name__}.{name}").CONTEST
 
 
@@ -68,8 +69,10 @@ FOLDER_MODULES = "verify_contest_"
 def _load_folder(folder: Path) -> Contest[Any, Any]:
     """The contest of a package folder (its ``__init__.py`` exposes ``CONTEST`` or ``CHALLENGE``)."""
     import importlib.util
+    import re
 
     from verify.contests.contract import Contest
+    from verify.errors import VerifyError
     module_name = f"{FOLDER_MODULES}{re.sub(r'[^A-Za-z0-9_]', '_', folder.name)}"
     spec = importlib.util.spec_from_file_location(module_name, folder / "__init__.py",
                                                   submodule_search_locations=[str(folder)])
@@ -90,6 +93,7 @@ def _load_folder(folder: Path) -> Contest[Any, Any]:
 
 
 def _contest_folders(paths: Iterable[Path]) -> list[Path]:
+    from verify.errors import VerifyError
     found = []
     for path in paths:
         if not path.is_dir():
@@ -105,6 +109,7 @@ def _discover() -> dict[str, Callable[[], Contest[Any, Any]]]:
     """Every contest's loader by name. Built-in and installed contests are named without being
     imported; a contest folder is imported now (it was named explicitly) and named by its
     contest. Two contests of one name are an error naming both."""
+    from verify.errors import VerifyError
     loaders: dict[str, Callable[[], Contest[Any, Any]]] = {}
     origins: dict[str, str] = {}
 
@@ -148,7 +153,10 @@ def names() -> tuple[str, ...]:
 
 def get(name: str) -> Contest[Any, Any]:
     """The contest called ``name``; VerifyError when there is none or it does not load."""
+    import re
+
     from verify.contests.contract import Contest
+    from verify.errors import VerifyError
     with _lock:
         if name in _loaded:
             return _loaded[name]
@@ -163,7 +171,7 @@ def get(name: str) -> Contest[Any, Any]:
             raise VerifyError(f"contest {name!r} failed to load: {type(error).__name__}: {error}") from None
         if not isinstance(contest, Contest):
             raise VerifyError(f"contest {name!r} does not provide a verify Contest (its CONTEST)")
-        if contest.name != name or not _NAME.fullmatch(contest.name):
+        if contest.name != name or not re.fullmatch(_NAME, contest.name):
             raise VerifyError(f"contest {name!r} calls itself {contest.name!r} (a name is lowercase letters, "
                               "digits, - and _, and matches its entry point)")
         _loaded[name] = contest
@@ -173,6 +181,7 @@ def get(name: str) -> Contest[Any, Any]:
 def add_contest_path(path: Path) -> None:
     """Also look for contests in ``path`` (``--contest-path``, ``$VERIFY_CONTEST_PATH``); a path
     added already is not added again."""
+    from pathlib import Path
     with _lock:
         if Path(path) in _paths:
             return

@@ -21,20 +21,20 @@ def run() -> None:
 
 def _quick(kind: str, name: str, arguments: list[str]) -> bool:
     """Whether the contest's quick command of this kind ran (False: nothing was done)."""
-    from verify.settings import from_process
-    settings = from_process()
     from verify.contests import quick
-    command = quick.find(kind, name, settings.contest_path)
+    from verify.environment import contest_folders
+    command = quick.find(kind, name, contest_folders())
     if command is None:
         return False
     _signals_to_the_reaper()
     try:
-        return command(arguments, settings)
+        return command(arguments)
     except BrokenPipeError:
         sys.exit(1)
     except Exception as error:          # a bug of ours, as the full command line says it
         from verify.cli import internal_error
-        internal_error(error, settings)
+        from verify.settings import from_process
+        internal_error(error, from_process())
 
 
 SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")    # the reaper's (a test checks they agree)
@@ -44,18 +44,19 @@ def _signals_to_the_reaper() -> None:
     """A signal ends a quick command as it ends the full command line (the reaper's handlers:
     its message, exit 128 + N), without importing the reaper unless a signal comes: the first
     one installs the reaper's handlers and is raised again for them. A signal ignored when
-    verify starts stays ignored, as the reaper leaves it."""
-    import signal
+    verify starts stays ignored, as the reaper leaves it. (``_signal``: the functions of
+    :mod:`signal` without the enums it wraps their numbers in, and without importing enum.)"""
+    import _signal  # type: ignore[import-not-found]  # (no stubs: signal's own functions)
 
     def hand_over(number: int, frame: object) -> None:
         from verify.runner import reaper
         reaper.install_signal_handlers()
-        signal.raise_signal(number)
+        _signal.raise_signal(number)
 
     for name in SIGNALS:
-        number = getattr(signal, name, None)
-        if number is not None and signal.getsignal(number) != signal.SIG_IGN:
-            signal.signal(number, hand_over)
+        number = getattr(_signal, name, None)
+        if number is not None and _signal.getsignal(number) != _signal.SIG_IGN:
+            _signal.signal(number, hand_over)
 
 
 if __name__ == "__main__":

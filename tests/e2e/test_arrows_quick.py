@@ -4,9 +4,11 @@ and every bad input; the quick way imports neither click nor the contests' disco
 way to the full command line wherever another contest could be called arrows."""
 from __future__ import annotations
 
+import ast
 import importlib.machinery
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -16,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from verify.contests import quick as registry
-from verify.contests.arrows import generator, library, quick
+from verify.contests.arrows import generation, generator, kernel, kernel_build, library, quick
+from verify.contests.arrows.generation import seed_text
 from verify.contests.arrows.model import NOTATIONS
 from verify.contests.arrows.text import NOTATIONS as TEXT_NOTATIONS
 
@@ -72,9 +75,47 @@ def test_the_quick_way_imports_neither_click_nor_the_discovery_nor_the_model():
         assert heavy not in modules, heavy
 
 
+def test_the_quick_way_imports_nothing_costly_beyond_the_interpreter_s_start():
+    """Without a site (whose hooks may import anything), the modules of the quick way's start:
+    none of the costly ones (re, typing, dataclasses, pathlib, enum, importlib, threading,
+    collections), no ctypes and no random (the generator's program is started instead)."""
+    script = ("import atexit, sys\n"        # (json would import re: the names are written as a repr)
+              "atexit.register(lambda: sys.__stderr__.write('\\nMODULES ' + repr(sorted(sys.modules))))\n"
+              + QUICK)
+    done = subprocess.run([sys.executable, "-S", "-c", script, "gen", "arrows", "--size", "8", "--stats"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    modules = set(ast.literal_eval(done.stderr.rpartition("\nMODULES ")[2]))
+    assert "verify.contests.arrows.quick" in modules
+    costly = ("re", "typing", "dataclasses", "pathlib", "enum", "importlib", "threading", "collections", "functools",
+              "ctypes", "random", "signal", "verify.settings", "verify.errors", "verify.contests.arrows.library")
+    assert sorted(modules & set(costly)) == []
+
+
+def test_the_quick_way_reads_the_cache_and_the_contest_folders_as_the_settings_do(tmp_path):
+    from verify.environment import cache_folder, contest_folders
+    from verify.settings import Settings
+    for env in ({"HOME": str(tmp_path)}, {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "x")},
+                {"HOME": str(tmp_path), "XDG_CACHE_HOME": "", "VERIFY_CACHE": str(tmp_path / "v")},
+                {"HOME": str(tmp_path), "VERIFY_CONTEST_PATH": f"{tmp_path}/a::{tmp_path}/b:"},
+                {"HOME": str(tmp_path), "VERIFY_CONTEST_PATH": ""}):
+        settings = Settings.from_environment(env)
+        assert settings.cache == Path(cache_folder(env))
+        assert settings.contest_path == tuple(Path(folder) for folder in contest_folders(env))
+
+
+def test_without_the_generator_s_program_or_its_answer_the_quick_way_gives_way(monkeypatch, capsys):
+    monkeypatch.setattr(kernel_build, "program_path", lambda: None)
+    assert quick.gen(["--size", "6"]) is False
+    for program in ("/bin/false", "/bin/true"):        # fails; or exits 0 having written nothing
+        monkeypatch.setattr(kernel_build, "program_path", lambda program=program: program)
+        assert quick.gen(["--size", "6"]) is False
+    assert capsys.readouterr() == ("", "")
+
+
 def test_a_bad_option_leaves_the_quick_way_having_written_nothing(capsys):
     for arguments in (["--size", "x"], ["--help"], ["--size", "6", "--size", "6"], ["--size", "60"], []):
-        assert quick.gen(arguments, settings=None) is False     # type: ignore[arg-type]
+        assert quick.gen(arguments) is False
     assert capsys.readouterr() == ("", "")
 
 
@@ -89,7 +130,7 @@ def test_the_quick_way_shares_the_generator_s_limits_and_names():
     assert (quick.MAX_GENERATION_CELLS, quick.DEFAULT_MAX_NODES) == (generator.MAX_GENERATION_CELLS,
                                                                       generator.DEFAULT_MAX_NODES)
     assert TEXT_NOTATIONS is NOTATIONS
-    assert library.MAX_GENERATION_CELLS == 2500
+    assert generation.MAX_GENERATION_CELLS == 2500
 
 
 def test_a_contest_folder_or_an_installed_contest_leaves_it_to_the_discovery(tmp_path):
@@ -169,3 +210,33 @@ def test_the_quick_way_hands_the_reaper_s_signals_over():
     import verify.__main__ as entry
     from verify.runner import reaper
     assert entry.SIGNALS == reaper.HANDLED_SIGNALS
+
+
+@pytest.mark.parametrize("rows, cols, seed, hard, max_nodes", [
+    (1, 2, 0, False, 20), (2, 1, 5, True, 1), (3, 3, 1, False, 20), (10, 10, 1000, False, 20), (7, 9, -3, True, 30),
+    (6, 6, 2, True, 10**25), (12, 5, 8, False, 1),
+])
+def test_the_generator_s_program_gives_what_the_library_gives(rows, cols, seed, hard, max_nodes):
+    """The program the quick command starts (generate_main.c) against the library's one call."""
+    lib = kernel.library()
+    assert lib is not None
+    state = random.Random(seed_text(rows, cols, seed)).getstate()[1]
+    expected = library.generate(lib, rows, cols, state, 0, True, hard, max_nodes)
+    found = quick._generated(rows, cols, seed, hard, max_nodes)
+    assert found is not None
+    assert (list(found[0]), list(found[1]), list(found[2]), found[3], found[4]) == expected
+
+
+@pytest.mark.parametrize("arguments", [
+    [], ["10", "10", "0", "1", "0", "20"], ["10", "10", "0", "1", "0", "20", ""], ["10", "10", "0", "1", "0", "20", "abc"],
+    ["10", "10", "0", "1", "0", "20", "0000000g"], ["10", "10", "0", "1", "0", "20", "+0000001"],
+    ["1", "1", "0", "1", "0", "20", "00000001"], ["51", "50", "0", "1", "0", "20", "00000001"],
+    ["10", "x", "0", "1", "0", "20", "00000001"], ["10", "10", "0", "2", "0", "20", "00000001"],
+    ["10", "10", "0", "1", "0", "0", "00000001"], ["10", "10", "101", "1", "0", "20", "00000001"],
+    ["10", "10", "0", "1", "0", "20", "0" * 8 * 65], ["10", " 10", "0", "1", "0", "20", "00000001"],
+])
+def test_the_generator_s_program_refuses_what_it_does_not_take_and_writes_nothing(arguments):
+    program = kernel_build.program_path()
+    assert program is not None
+    done = subprocess.run([program, *arguments], capture_output=True)
+    assert (done.returncode, done.stdout, done.stderr) == (2, b"", b"")

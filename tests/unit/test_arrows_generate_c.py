@@ -51,3 +51,22 @@ def test_a_board_of_several_words_gives_the_same_puzzle_both_ways():
     for rows, cols, seed in [(10, 10, 1000), (9, 15, 7), (13, 13, 2)]:
         compiled, python = both(rows, cols, seed, Difficulty())
         assert compiled == python, (rows, cols, seed)
+
+
+def test_the_seed_s_key_starts_the_mersenne_twister_where_random_random_does():
+    """generation.seed_key and generate.c's arrows_seed against CPython's random.Random, for the
+    generator's seed texts and others (short, long, not ASCII)."""
+    import ctypes
+    import random
+
+    from verify.contests.arrows.generation import seed_key, seed_text
+    lib = kernel.library()
+    assert lib is not None
+    texts = [seed_text(rows, cols, seed) for rows, cols, seed in [(10, 10, 1000), (1, 2, 0), (50, 50, -7), (3, 9, 10**30)]]
+    for text in [*texts, "", "x", "\u00e9\u4e2d" * 40, "a" * 300]:
+        key = seed_key(text)
+        words = [int(key[at:at + 8], 16) for at in range(0, len(key), 8)]
+        state = (ctypes.c_uint32 * 625)()
+        lib.arrows_seed((ctypes.c_uint32 * len(words))(*words), len(words), state)
+        assert tuple(state) == random.Random(text).getstate()[1], text
+

@@ -4,7 +4,8 @@ the difference.
 
 A built-in contest ``name`` may have a module ``verify.contests.<name>.quick`` whose
 ``COMMANDS`` maps a kind of command (``gen``, ``solve``, ``judge``) to a function of the
-arguments after the contest's name and the settings. It runs the command and returns True; or,
+arguments after the contest's name (what it needs of the environment it reads through
+:mod:`verify.environment`). It runs the command and returns True; or,
 when the arguments are not ones it reads exactly as the full command does (a bad value, an
 option it does not know, ``--help``), it returns False having written nothing, and the full
 command line runs instead, with its own messages.
@@ -17,25 +18,23 @@ discovery decides, with its error for two contests of one name.
 """
 from __future__ import annotations
 
-import importlib
-import importlib.machinery
+import _frozen_importlib_external  # (importlib.machinery's finders, loaded with the interpreter: no import)
 import os
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from verify.contests import ENTRY_POINT_GROUP, OTHER_ENTRY_POINT_GROUP
 
+TYPE_CHECKING = False     # (typing.TYPE_CHECKING without importing typing: this runs at every quick start)
 if TYPE_CHECKING:
-    from verify.settings import Settings
+    from collections.abc import Callable, Sequence
+    from os import PathLike
 
-QuickCommand = Callable[[Sequence[str], "Settings"], bool]
+    QuickCommand = Callable[[Sequence[str]], bool]
 MODULE = "quick"
 _PACKAGES = os.path.dirname(os.path.abspath(__file__))
 
 
-def find(kind: str, name: str, contest_path: Sequence[Path]) -> QuickCommand | None:
+def find(kind: str, name: str, contest_path: Sequence[str | PathLike[str]]) -> QuickCommand | None:
     """The quick command of this kind of the built-in contest ``name``, or None (the full
     command line then)."""
     if contest_path or not (name.isascii() and name.isidentifier()):
@@ -44,7 +43,8 @@ def find(kind: str, name: str, contest_path: Sequence[Path]) -> QuickCommand | N
         return None
     if installed_contests_may_exist():
         return None
-    commands: dict[str, QuickCommand] = importlib.import_module(f"{__package__}.{name}.{MODULE}").COMMANDS
+    module = __import__(f"{__package__}.{name}.{MODULE}", fromlist=["COMMANDS"])    # (importlib imports warnings)
+    commands: dict[str, QuickCommand] = module.COMMANDS
     return commands.get(kind)
 
 
@@ -75,7 +75,7 @@ def _lists_sys_path(finder: object) -> bool:
     """Whether a finder lists only the distributions found on ``sys.path``, as the loop below
     reads them: the standard path finder, or the backport's (``importlib_metadata``, which a
     dependency such as Dask may import, puts its ``MetadataPathFinder`` on ``sys.meta_path``)."""
-    if finder is importlib.machinery.PathFinder:
+    if finder is _frozen_importlib_external.PathFinder:
         return True
     kind = finder if isinstance(finder, type) else type(finder)
     module = kind.__module__

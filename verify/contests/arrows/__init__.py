@@ -11,9 +11,10 @@ which imports this package, imports none of the contest's other rooms.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False     # (typing.TYPE_CHECKING without importing typing: the quick command imports this)
 if TYPE_CHECKING:
+    from typing import Any
+
     from verify.contests.arrows.contest import CONTEST, ArrowsContest
     from verify.contests.arrows.options import ArrowsOptions
 

@@ -42,6 +42,30 @@ static uint32_t genrand_uint32(Rng *r)
     return y;
 }
 
+/* The state random.Random(key) starts from (Matsumoto and Nishimura's init_by_array, as
+ * CPython's random_seed calls it): `key` the seed's absolute value in 32-bit words, least
+ * significant first (n >= 1); writes the 624 words and the index, as getstate() gives them. */
+void arrows_seed(const uint32_t *key, int64_t n, uint32_t *mt)
+{
+    mt[0] = 19650218U;
+    for (int i = 1; i < MT_N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    int64_t i = 1, j = 0;
+    for (int64_t k = MT_N > n ? MT_N : n; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
+        if (j >= n) j = 0;
+    }
+    for (int k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
+    }
+    mt[0] = 0x80000000U;
+    mt[MT_N] = MT_N;
+}
+
 /* random.random(): 53 random bits */
 static double rng_random(Rng *r)
 {

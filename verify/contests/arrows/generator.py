@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from verify.contests.arrows.library import DEFAULT_MAX_NODES, MAX_GENERATION_CELLS
+from verify.contests.arrows.generation import DEFAULT_MAX_NODES, MAX_GENERATION_CELLS, seed_text
 from verify.contests.arrows.model import NO_ARROW, STEPS, Puzzle
 from verify.contests.arrows.solver import (
     Deduction,
@@ -150,7 +150,7 @@ def generate_puzzle(rows: int, cols: int | None = None, seed: int = 0, notation:
                          f"(2..{MAX_GENERATION_CELLS} cells)")
     if max_nodes < 1:
         raise InputError("max_nodes must be at least 1")
-    rng = random.Random(f"arrows {rows}x{cols} seed {seed}")
+    rng = random.Random(seed_text(rows, cols, seed))
     start_count = int(start_givens * rows * cols)
     if kernel:
         from verify.contests.arrows import library as compiled

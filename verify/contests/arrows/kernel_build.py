@@ -1,86 +1,117 @@
 """The solver's propagation (``kernel.c``) and the generator and search over it (``generate.c``,
-which includes it) compiled once into verify's cache with the system C compiler.
+which includes it) compiled once into verify's cache with the system C compiler: as a library
+(loaded with ctypes, :mod:`.library`) and as the generator's program (``generate_main.c``, which
+the quick ``verify gen arrows`` starts).
 
-The library is kept in ``$VERIFY_CACHE/arrows-kernel/<digest>/``, the digest taken over the
-C sources, the flags and the machine: a changed source is a new folder. It is stored as the
+Each is kept in ``$VERIFY_CACHE/arrows-kernel/<digest>/``, the digest taken over its C sources,
+the flags and the machine: a changed source is a new folder. It is stored as the
 compile cache stores an artefact (:mod:`verify.runner.artefacts`: copied in with a manifest
-of digests, checked before it is loaded), so a library changed behind verify's back is
-rebuilt, never loaded. Nothing is written inside the installed package. This is verify's
+of digests, checked before it is used), so a build changed behind verify's back is
+rebuilt, never used. Nothing is written inside the installed package. This is verify's
 own trusted source, built by verify, never by an entry.
 
-Checked once, then by its files' stat. The first load after a build checks the folder against
+Checked once, then by its files' stat. The first use after a build checks the folder against
 its manifest (:func:`~verify.runner.artefacts.is_intact`: every file's digest) and writes
 beside it, in ``<digest>.checked``, what each file was when checked: its mode, size, inode,
 modification and change times (the fingerprint the artefacts module keeps for a folder within
-one process). A later load that lists the folder and finds every file exactly so loads the
-library without reading it: changing a file's content, or putting another file in its place,
-changes its change time or inode, which only the kernel sets. So ``verify gen arrows`` pays
-one listing and a stat a file, not the digests and their modules. The compiler is looked up,
-and the modules that check and build imported, only when needed.
+one process). A later use that lists the folder and finds every file exactly so takes the
+build without reading it: changing a file's content, or putting another file in its place,
+changes its change time or inode, which only the kernel sets. So ``verify gen arrows`` pays the
+sources' digest, one listing and a stat a file, not the build's digests and their modules. The
+compiler is looked up, and the modules that check and build imported, only when needed.
 """
 from __future__ import annotations
 
-import importlib
 import os
-from pathlib import Path
-from typing import Any
 
 from verify.contests.arrows import KERNEL_FOLDER
-from verify.settings import from_process
+from verify.contests.arrows.generation import sha512
+from verify.environment import cache_folder
 
-SOURCE = Path(__file__).with_name("generate.c")       # it includes kernel.c: one library
-SOURCES = (SOURCE, Path(__file__).with_name("kernel.c"))
+TYPE_CHECKING = False     # (typing.TYPE_CHECKING without importing typing: the quick command imports this)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.join(_HERE, "generate.c")       # it includes kernel.c: one library
+SOURCES = (SOURCE, os.path.join(_HERE, "kernel.c"))
 LIBRARY = "libarrows_propagate.so"
 FLAGS = ("-O2", "-shared", "-fPIC")
+PROGRAM_SOURCE = os.path.join(_HERE, "generate_main.c")     # it includes generate.c
+PROGRAM = "arrows-generate"
+PROGRAM_FLAGS = ("-O2",)
 COMPILERS = ("cc", "gcc", "clang")
 FOLDER = KERNEL_FOLDER
 COMPILE_SECONDS = 120
 CHECKED = ".checked"        # the suffix of the record of a folder checked intact
 
 
-def _sha256() -> Any:
-    """A SHA-256 hash: CPython's built-in one where it has it (hashlib's OpenSSL costs
-    milliseconds to start), else hashlib's; the same digests."""
-    for module in ("_sha2", "_sha256"):     # CPython 3.12 on; 3.11
-        try:
-            return importlib.import_module(module).sha256()
-        except (ImportError, AttributeError):
-            continue
-    import hashlib
-    return hashlib.sha256()
+def _read(path: str) -> bytes:
+    with open(path, "rb") as source:
+        return source.read()
 
 
-def library_folder() -> Path:
-    """Where the library built from today's source lives."""
-    digest = _sha256()
-    for part in (*(source.read_bytes() for source in SOURCES), " ".join(FLAGS).encode(), os.uname().machine.encode()):
+def _folder(sources: Sequence[str], flags: Sequence[str]) -> str:
+    """Where the build of these sources with these flags lives: named by a digest of them and
+    of the machine."""
+    digest = sha512()
+    for part in (*(_read(source) for source in sources), " ".join(flags).encode(), os.uname().machine.encode()):
         digest.update(len(part).to_bytes(8, "little") + part)
-    return from_process().cache / FOLDER / digest.hexdigest()[:16]
+    return os.path.join(cache_folder(), FOLDER, digest.hexdigest()[:16])
+
+
+def library_folder() -> str:
+    """Where the library built from today's source lives."""
+    return _folder(SOURCES, FLAGS)
+
+
+def program_folder() -> str:
+    """Where the generator's program built from today's source lives."""
+    return _folder((PROGRAM_SOURCE, *SOURCES), PROGRAM_FLAGS)
+
+
+def library_path() -> str | None:
+    """The compiled library's path: found intact in the cache, or built (once) into it.
+    None without a C compiler, or when it does not compile (the pure-Python propagation then).
+    Found as checked before, it costs no import beyond :mod:`os`."""
+    return _built(library_folder(), LIBRARY, SOURCE, FLAGS, "arrows propagation kernel")
+
+
+def program_path() -> str | None:
+    """The generator's program (``generate_main.c``) as :func:`library_path` finds or builds the library."""
+    return _built(program_folder(), PROGRAM, PROGRAM_SOURCE, PROGRAM_FLAGS, "arrows generator program")
 
 
 def build_library() -> Path | None:
-    """The compiled library's path: found intact in the cache, or built (once) into it.
-    None without a C compiler, or when it does not compile (the pure-Python propagation then)."""
-    folder = library_folder()
-    library = folder / LIBRARY
+    """:func:`library_path` as a path."""
+    from pathlib import Path
+    found = library_path()
+    return None if found is None else Path(found)
+
+
+def _built(folder: str, name: str, source: str, flags: Sequence[str], label: str) -> str | None:
     if checked_before(folder):
-        return library
+        return os.path.join(folder, name)
+    from pathlib import Path
+
     from verify.runner import artefacts
-    if artefacts.is_intact(folder):
+    if artefacts.is_intact(Path(folder)):
         record_checked(folder)
-        return library
+        return os.path.join(folder, name)
     from verify.runner.languages import find_program
     compiler = find_program(list(COMPILERS))
     if compiler is None:
         return None
-    built = artefacts.compile_library(compiler, FLAGS, SOURCE, folder, LIBRARY, "arrows propagation kernel",
+    built = artefacts.compile_library(compiler, flags, Path(source), Path(folder), name, label,
                                       seconds=COMPILE_SECONDS)
-    if built is not None:
-        record_checked(folder)
-    return built
+    if built is None:
+        return None
+    record_checked(folder)
+    return str(built)
 
 
-def fingerprint(folder: Path) -> str | None:
+def fingerprint(folder: str | Path) -> str | None:
     """What the folder's files are: one line a file, by name (None when it cannot be listed,
     or holds anything but plain files)."""
     lines = []
@@ -97,17 +128,17 @@ def fingerprint(folder: Path) -> str | None:
     return "".join(sorted(lines)) if lines else None
 
 
-def checked_before(folder: Path) -> bool:
+def checked_before(folder: str | Path) -> bool:
     """The folder's files are exactly as they were when last found intact."""
     found = fingerprint(folder)
     try:
-        with open(f"{folder}{CHECKED}", encoding="ascii") as record:
+        with open(f"{folder}{CHECKED}", encoding="utf-8") as record:     # (ASCII; the codec Python has loaded)
             return found is not None and record.read() == found
     except (OSError, ValueError):
         return False
 
 
-def record_checked(folder: Path) -> None:
+def record_checked(folder: str | Path) -> None:
     """Record the folder, just found intact, as it is now (nothing when it cannot be written:
     the next load checks it again)."""
     found = fingerprint(folder)
@@ -115,7 +146,7 @@ def record_checked(folder: Path) -> None:
         return
     scratch = f"{folder}{CHECKED}.{os.getpid()}"
     try:
-        with open(scratch, "w", encoding="ascii") as record:
+        with open(scratch, "w", encoding="utf-8") as record:
             record.write(found)
         os.replace(scratch, f"{folder}{CHECKED}")
     except OSError:

@@ -1,7 +1,7 @@
 """The compiled kernel (``generate.c`` with ``kernel.c``) loaded with ctypes, and the whole
-generator in one call of it (:func:`generate`). This module imports neither the model nor the
-solver, so that the quick ``verify gen arrows`` starts fast; :mod:`.kernel` puts the
-propagation behind the solver's interface.
+generator in one call of it (:func:`generate`); :mod:`.kernel` puts the propagation behind the
+solver's interface. (The quick ``verify gen arrows`` starts the generator as a program of its
+own instead, ``generate_main.c``: importing ctypes costs more than starting it.)
 
 Loading. Compiled once into verify's cache with the system C compiler (:mod:`.kernel_build`,
 well under a second) and loaded with ctypes; without a C compiler the pure-Python
@@ -13,6 +13,8 @@ import ctypes
 import threading
 from functools import cache
 from typing import Any
+
+from verify.contests.arrows.generation import NO_BUDGET_REACHED
 
 _WORDS = ctypes.POINTER(ctypes.c_uint64)
 _INT32S = ctypes.POINTER(ctypes.c_int32)
@@ -28,25 +30,23 @@ _SIGNATURES: dict[str, tuple[tuple[Any, ...], Any]] = {
     "arrows_give": ((_WORDS, _WORDS, _INT32S, _INT32S, ctypes.c_int64), ctypes.c_int64),
     "arrows_rays": ((_WORDS, _WORDS, ctypes.c_int64, ctypes.c_int64, _WORDS), ctypes.c_int64),
     "arrows_solutions": ((_WORDS, _INT32S, ctypes.c_int64, ctypes.c_int64, _INT32S, _INT64S), ctypes.c_int64),
+    "arrows_seed": ((_UINT32S, ctypes.c_int64, _UINT32S), None),
     "arrows_generate": ((ctypes.c_int64, ctypes.c_int64, _UINT32S, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
                          ctypes.c_int64, _INT32S, _INT32S, _INT32S, _INT64S), ctypes.c_int64),
 }
 _LOADING = threading.Lock()
-MAX_GENERATION_CELLS = 2500     # the largest board either generator makes
-DEFAULT_MAX_NODES = 20          # the search nodes a --hard puzzle may need, unless told
-_NO_BUDGET_REACHED = 1 << 62    # a search node budget no search reaches (the C side's int64)
 
 
 @cache
 def library() -> ctypes.CDLL | None:
     """The compiled kernel, or None when there is none (the pure-Python propagation then)."""
     with _LOADING:
-        from verify.contests.arrows.kernel_build import build_library
-        path = build_library()
+        from verify.contests.arrows.kernel_build import library_path
+        path = library_path()
         if path is None:
             return None
         try:
-            lib = ctypes.CDLL(str(path))
+            lib = ctypes.CDLL(path)
             for name, (arguments, result) in _SIGNATURES.items():
                 function = getattr(lib, name)
                 function.argtypes, function.restype = arguments, result
@@ -64,7 +64,7 @@ def generate(lib: ctypes.CDLL, rows: int, cols: int, random_state: tuple[int, ..
     arrows, answer, givens = ((ctypes.c_int32 * size)() for _ in range(3))
     figures = (ctypes.c_int64 * 2)()
     code = lib.arrows_generate(rows, cols, (ctypes.c_uint32 * len(random_state))(*random_state), start_count,
-                               minimize, hard, min(max_nodes, _NO_BUDGET_REACHED), arrows, answer, givens, figures)
+                               minimize, hard, min(max_nodes, NO_BUDGET_REACHED), arrows, answer, givens, figures)
     if code == -2:
         raise MemoryError("the arrows generator could not allocate its work space")
     if code:

@@ -7,7 +7,9 @@ followed by its arrow's name (nothing for the last cell).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+TYPE_CHECKING = False     # (typing.TYPE_CHECKING without importing typing: the quick command imports this)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 # the arrows' names by direction index, clockwise from north
 NOTATIONS: dict[str, tuple[str, ...]] = {

@@ -269,6 +269,7 @@ class KeptCgroup:
     def __init__(self, setup: CgroupSetup, memory: int, processes: int) -> None:
         self.group = RunCgroup.create(setup, memory, processes)
         self.limits = (memory, processes)
+        self._counters: dict[str, int] = {}        # the group's counter files, kept open (path -> fd)
         # it outlives runs: a signal that ends verify removes it too (else the next verify does)
         self._token: int | None = reaper.track(self._abort)
         try:
@@ -291,7 +292,23 @@ class KeptCgroup:
             self.group, self.limits = replacement, (memory, processes)
         return StepCgroup(self)
 
+    def counter(self, path: str) -> int:
+        """A descriptor of one of the group's files, opened once (a step reads about ten of
+        them: one pread each instead of an open, a read and a close). Close-on-exec: no run
+        gets one."""
+        fd = self._counters.get(path)
+        if fd is None:
+            mode = os.O_RDWR if path.endswith("/memory.max_usage_in_bytes") else os.O_RDONLY   # (reset by a write)
+            fd = self._counters[path] = os.open(path, mode | os.O_CLOEXEC)
+        return fd
+
+    def _close_counters(self) -> None:
+        for fd in self._counters.values():
+            os.close(fd)
+        self._counters = {}
+
     def remove(self) -> None:
+        self._close_counters()
         self.group.remove()
         reaper.untrack(self._token)
         self._token = None
@@ -310,6 +327,7 @@ class StepCgroup(RunCgroup):
     def __init__(self, kept: KeptCgroup) -> None:
         group = kept.group
         super().__init__(group.setup, dict(group.folders))
+        self.kept = kept
         self._start = CgroupUsage(cpu_time=0.0, peak_memory=0, oom_kills=0, forks_refused=0)
         self._peak_fd: int | None = None
         try:
@@ -324,7 +342,7 @@ class StepCgroup(RunCgroup):
     def begin(self) -> None:
         """Count from now: the peak reset to the charge the group holds, every counter read."""
         if self._peak_fd is None:
-            _write_file(f"{self._folder('memory')}/memory.max_usage_in_bytes", b"0")
+            os.pwrite(self.kept.counter(f"{self._folder('memory')}/memory.max_usage_in_bytes"), b"0", 0)
             charge = self._number("memory", "memory.usage_in_bytes")
             oom = self._keyed("memory", "memory.oom_control", "oom_kill")
         else:
@@ -333,6 +351,12 @@ class StepCgroup(RunCgroup):
             oom = self._keyed("memory", "memory.events", "oom_kill")
         self._start = CgroupUsage(cpu_time=self._cpu_total(), peak_memory=charge, oom_kills=oom,
                                   forks_refused=self._keyed("pids", "pids.events", "max"))
+
+    def _read(self, controller: str, name: str) -> str:
+        try:
+            return os.pread(self.kept.counter(f"{self._folder(controller)}/{name}"), 1 << 16, 0).decode()
+        except OSError:
+            return ""
 
     def cpu_time(self) -> float:
         return self._cpu_total() - self._start.cpu_time
@@ -359,17 +383,8 @@ class StepCgroup(RunCgroup):
         self.folders = {}
 
 
-def _write_file(path: str, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
-
-
 def _read_file(path: str) -> str:
-    """A cgroup file's text ("" when it cannot be read): a few system calls, no file object
-    (a fork server's step reads a dozen of them)."""
+    """A cgroup file's text ("" when it cannot be read): a few system calls, no file object."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import secrets
 import select
+import signal
 import subprocess
 import threading
 import time
@@ -44,7 +45,7 @@ from verify.runner.idle import IdleBoxes
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation
 from verify.runner.process import RunResult, Started, StdoutConsumer, drive
-from verify.runner.sandbox import UID_RANGE, Sandbox
+from verify.runner.sandbox import STOP_GRACE, UID_RANGE, Sandbox
 
 SOURCE = Path(__file__).with_name("forkserver.c")
 MAX_IDLE = 4
@@ -132,6 +133,7 @@ class ForkServer:
         ready = self._take_next(key) or self._build(prepared, args, limits, key)
         sandbox = ready.sandbox
         try:
+            stdin = _stdin_ahead(ready.started.process, stdin)
             if isinstance(sandbox.cgroup, StepCgroup):
                 try:
                     sandbox.cgroup.begin()        # its counts start here, before anything of it runs
@@ -156,6 +158,7 @@ class ForkServer:
         except BaseException:
             sandbox.cleanup()
             raise
+        sandbox.process = started.process
         return ReadyStep(key, sandbox, started, threading.get_ident())
 
     def _build_next(self, prepared: Prepared, args: Sequence[str], limits: Limits, key: StepKey) -> None:
@@ -232,7 +235,10 @@ class StepSandbox(Sandbox):
         self.cgroup_for = cgroup_for
         self.keep = list(keep)
         self.sandbox_pidfd: int | None = sandbox_pidfd
+        self.process: subprocess.Popen[bytes] | None = None     # its verify-forkserver, once started
+        self.went = False                  # go was given: the program may have started
         self.cut_short = False             # verify stopped it (else it ended by itself)
+        self._init_fd: int | None = None   # a pidfd of its verify-init, once verify stops it
 
     def __enter__(self) -> StepSandbox:
         isolation = self.isolation
@@ -255,7 +261,8 @@ class StepSandbox(Sandbox):
         helper = isolation.helper
         assert helper is not None and self.sandbox_pidfd is not None
         processes = limits.processes if processes is None else processes
-        self.cgroup = self.cgroup_for(limits.memory, processes + 1) if isolation.cgroups is not None else None
+        # (only the program joins it, at go: verify-init is not counted, so no + 1 for it)
+        self.cgroup = self.cgroup_for(limits.memory, processes) if isolation.cgroups is not None else None
         options = self._helper_options(limits, memory_kind, memory_extra, processes)
         if self._seccomp_fd is not None:
             options += ["--seccomp", str(self._seccomp_fd)]     # (bubblewrap's part in a run of its own)
@@ -270,25 +277,91 @@ class StepSandbox(Sandbox):
         super().spawned()                  # (closes every passed descriptor, the pidfd's copy too)
         self.sandbox_pidfd = None
 
+    def go(self) -> bool:
+        self.went = True
+        return super().go()
+
     def stop(self, pid: int, pidfd: int) -> None:
-        self.cut_short = True
+        if not self.cut_short:
+            self.cut_short = True
+            self._init_fd = _child_pidfd(pid)     # before its parent dies (it is found through it)
         super().stop(pid, pidfd)
 
     def kill_leftovers(self) -> None:
         """Nothing is left of a step whose verify-forkserver ended by itself: it ends once it
         has reaped verify-init, its PID namespace's init, whose end the kernel completes only
-        when every process of the namespace is gone. One that verify stopped is swept."""
-        if self.cut_short or self.cgroup is not None:
-            super().kill_leftovers()
+        when every process of the namespace is gone. Nor of one never given go (its program
+        never started; verify-init and the program's process, waiting, end at the go pipe's
+        EOF). One that verify stopped is swept: verify-init killed and waited for (which ends
+        the namespace), then its cgroup, else its uid."""
+        ended = self.process is not None and self.process.returncode is not None and not self.cut_short
+        if not self.went or ended:
+            self._swept = True
+            return
+        if self._init_fd is not None:
+            try:
+                signal.pidfd_send_signal(self._init_fd, signal.SIGKILL)
+                select.select([self._init_fd], [], [], STOP_GRACE)
+            except OSError:
+                pass
+            os.close(self._init_fd)
+            self._init_fd = None
+        super().kill_leftovers()
 
     def cleanup(self) -> None:
         if self.sandbox_pidfd is not None:
             os.close(self.sandbox_pidfd)
             self.sandbox_pidfd = None
         super().cleanup()
+        if self._init_fd is not None:
+            os.close(self._init_fd)
+            self._init_fd = None
 
 
 StepKey = tuple[Hashable, ...]       # what a step built ahead must have been built for
+
+
+def _stdin_ahead(process: subprocess.Popen[bytes], stdin: bytes) -> bytes:
+    """Write what the pipe takes of `stdin` before go (verify-init reads none of it), and close
+    it when that is all, so that the program finds its input and its end at once; the rest is
+    left for the I/O loop."""
+    pipe = process.stdin
+    if pipe is None:
+        return stdin
+    rest = stdin
+    if stdin:
+        os.set_blocking(pipe.fileno(), False)
+        try:
+            rest = stdin[os.write(pipe.fileno(), stdin):]
+        except BlockingIOError:
+            return stdin
+        except OSError:          # (its end closed: the I/O loop would drop it too)
+            rest = b""
+    if not rest:
+        pipe.close()
+    return rest
+
+
+def _child_pidfd(pid: int) -> int | None:
+    """A pidfd of the only child of `pid` (a step's verify-forkserver: its verify-init), checked
+    to be that child once pinned; None when there is none."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as listing:
+            children = listing.read().split()
+        if len(children) != 1:
+            return None
+        child = int(children[0])
+        fd = os.pidfd_open(child)
+    except (OSError, ValueError):
+        return None
+    try:
+        with open(f"/proc/{child}/stat", "rb") as status:
+            if int(status.read().rsplit(b")", 1)[1].split()[1]) == pid:
+                return fd
+    except (OSError, ValueError, IndexError):
+        pass
+    os.close(fd)
+    return None
 
 
 @dataclass

@@ -2,7 +2,10 @@
  *
  *   verify-init [OPTION...] -- COMMAND...
  *
- *   --go FD            wait (before anything else) until one byte arrives on FD; EOF: exit 125
+ *   --go FD            built ahead: everything below is done at once, up to the program's
+ *                      process hardened (uid, rlimits, Landlock, seccomp) and waiting, right
+ *                      before its exec, for one byte on FD; then it joins the --cgroup groups
+ *                      itself (verify-init stays out of them) and execs. EOF: exit 125, no run
  *   --report FD        write "utime_us stime_us maxrss_kb wait_status" there at the end
  *   --cgroup FD        join the cgroup whose cgroup.procs is open as FD (repeatable)
  *   --private-tmp SIZE (as root) own mount and IPC namespaces with fresh tmpfs of SIZE
@@ -542,6 +545,30 @@ static void load_seccomp(int fd) {
     close(fd);
 }
 
+/* "0": the writer itself (its children follow). */
+static void join_cgroups(const int *cgroups, int ncgroups) {
+    for (int c = 0; c < ncgroups; c++) {
+        if (write(cgroups[c], "0", 1) != 1) die("cannot join the run's cgroup");
+        close(cgroups[c]);
+    }
+}
+
+/* In the program's process, built ahead and hardened: wait for go (EOF: no run; the
+ * supervisor learns it from 'q' on the set-up pipe), then join the run's groups. Its counts
+ * start here: what verify-init and this process did before (the set-up) is not the run's. */
+static void await_go(int go, const int *cgroups, int ncgroups) {
+    char byte;
+    ssize_t got;
+    while ((got = read(go, &byte, 1)) < 0 && errno == EINTR) {}
+    if (got != 1) {
+        char quit = 'q';
+        (void)!write(setup_status, &quit, 1);
+        _exit(125);
+    }
+    close(go);
+    join_cgroups(cgroups, ncgroups);
+}
+
 int main(int argc, char **argv) {
     int go = -1, report = -1, seccomp = -1, landlock_abi = 0, guard = 0;
     long uid = -1;
@@ -584,17 +611,7 @@ int main(int argc, char **argv) {
     if (i + 1 >= argc) { fprintf(stderr, "usage: verify-init [OPTION VALUE]... -- COMMAND...\n"); return 125; }
     char **command = argv + i + 1;
 
-    if (go >= 0) {     /* a sandbox built ahead waits here, before anything of the run exists */
-        char byte;
-        ssize_t got;
-        while ((got = read(go, &byte, 1)) < 0 && errno == EINTR) {}
-        if (got != 1) return 125;
-        close(go);
-    }
-    for (int c = 0; c < ncgroups; c++) {       /* "0": the writer itself; children follow */
-        if (write(cgroups[c], "0", 1) != 1) die("cannot join the run's cgroup");
-        close(cgroups[c]);
-    }
+    if (go < 0) join_cgroups(cgroups, ncgroups);     /* else the program joins at go, alone */
     if (tmp_size) private_tmp(tmp_size, keep, nkeep);
     struct rlimit cpu_limit = {(rlim_t)cpu, (rlim_t)cpu + 1};
     if (cpu > 0 && setrlimit(RLIMIT_CPU, &cpu_limit) != 0) die("RLIMIT_CPU");
@@ -654,6 +671,7 @@ int main(int argc, char **argv) {
         if (landlock_abi > 0) landlock(landlock_abi, folders, nfolders, files, nfiles, readable, nreadable);
         if (seccomp >= 0) load_seccomp(seccomp);
         if (guard) install_guard(supervisor, original_parent);
+        if (go >= 0) await_go(go, cgroups, ncgroups);
         execvp(command[0], command);
         /* verify made this command line (an interpreter, a compiler, an artefact it built):
          * one that cannot be started is the judge's failure, never the program's */
@@ -665,13 +683,12 @@ int main(int argc, char **argv) {
     if (stop_requested) { kill(-child, SIGKILL); kill(child, SIGKILL); }
     close(setup[1]);
     if (seccomp >= 0) close(seccomp);
+    if (go >= 0) {      /* the program's process holds them now */
+        close(go);
+        for (int c = 0; c < ncgroups; c++) close(cgroups[c]);
+    }
     int watching = 0;
     if (watch[1] >= 0) { close(watch[1]); watching = serve_watch(watch[0]); }
-    char setup_failed = 0;
-    ssize_t said;       /* EOF: the exec happened (or the child died before: then it is waited for) */
-    while ((said = read(setup[0], &setup_failed, 1)) < 0 && errno == EINTR) {}
-    close(setup[0]);
-    int started = said != 1;
     int status = 0;
     for (;;) {
         if (parent_died) {
@@ -685,6 +702,14 @@ int main(int argc, char **argv) {
         if (done == child) break;
         if (done < 0 && errno != EINTR) die("waitpid");
     }
+    /* read once the child is gone (no wake-up at its exec): nothing, the exec happened;
+     * 'f', its set-up failed; 'q', there was no go */
+    char setup_failed = 0;
+    ssize_t said;
+    while ((said = read(setup[0], &setup_failed, 1)) < 0 && errno == EINTR) {}
+    close(setup[0]);
+    if (said == 1 && setup_failed == 'q') return 125;
+    int started = said != 1;
     kill_leftovers();
     struct rusage usage;
     getrusage(RUSAGE_CHILDREN, &usage);

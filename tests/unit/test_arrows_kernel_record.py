@@ -45,3 +45,15 @@ def test_a_folder_that_cannot_be_listed_or_holds_a_link_is_never_taken_as_checke
     (tmp_path / "build" / "link").symlink_to(tmp_path / "build" / "library.so")
     assert kernel_build.fingerprint(tmp_path / "build") is None
     assert not kernel_build.checked_before(tmp_path / "build")
+
+
+@pytest.mark.skipif(not HAS_COMPILER, reason="no C compiler: nothing is built")
+def test_the_generator_s_program_is_the_first_of_its_builds_that_compiles_and_then_the_one_checked(tmp_path,
+                                                                                                  monkeypatch):
+    monkeypatch.setenv("VERIFY_CACHE", str(tmp_path))
+    monkeypatch.setattr(kernel_build, "PROGRAM_FLAGS", (("-O2", "--no-such-flag"), ("-O2",)))
+    failing, plain = kernel_build.program_folders()
+    built = kernel_build.program_path()
+    assert built == os.path.join(plain, kernel_build.PROGRAM) and not os.path.exists(failing)
+    assert kernel_build.checked_before(plain) and os.access(built, os.X_OK)
+    assert kernel_build.program_path() == built

@@ -40,7 +40,9 @@ LIBRARY = "libarrows_propagate.so"
 FLAGS = ("-O2", "-shared", "-fPIC")
 PROGRAM_SOURCE = os.path.join(_HERE, "generate_main.c")     # it includes generate.c
 PROGRAM = "arrows-generate"
-PROGRAM_FLAGS = ("-O2",)
+# static first (it starts about a millisecond sooner: no dynamic linking), else where the C
+# library has no static archive
+PROGRAM_FLAGS = (("-O2", "-static"), ("-O2",))
 COMPILERS = ("cc", "gcc", "clang")
 FOLDER = KERNEL_FOLDER
 COMPILE_SECONDS = 120
@@ -52,35 +54,52 @@ def _read(path: str) -> bytes:
         return source.read()
 
 
-def _folder(sources: Sequence[str], flags: Sequence[str]) -> str:
-    """Where the build of these sources with these flags lives: named by a digest of them and
-    of the machine."""
-    digest = sha512()
-    for part in (*(_read(source) for source in sources), " ".join(flags).encode(), os.uname().machine.encode()):
-        digest.update(len(part).to_bytes(8, "little") + part)
-    return os.path.join(cache_folder(), FOLDER, digest.hexdigest()[:16])
+def _folders(sources: Sequence[str], flag_sets: Sequence[Sequence[str]]) -> list[str]:
+    """Where the builds of these sources with each of these flags live: each named by a digest
+    of the sources, its flags and the machine."""
+    parts = [_read(source) for source in sources]
+    folders = []
+    for flags in flag_sets:
+        digest = sha512()
+        for part in (*parts, " ".join(flags).encode(), os.uname().machine.encode()):
+            digest.update(len(part).to_bytes(8, "little") + part)
+        folders.append(os.path.join(cache_folder(), FOLDER, digest.hexdigest()[:16]))
+    return folders
 
 
 def library_folder() -> str:
     """Where the library built from today's source lives."""
-    return _folder(SOURCES, FLAGS)
+    return _folders(SOURCES, [FLAGS])[0]
 
 
-def program_folder() -> str:
-    """Where the generator's program built from today's source lives."""
-    return _folder((PROGRAM_SOURCE, *SOURCES), PROGRAM_FLAGS)
+def program_folders() -> list[str]:
+    """Where the generator's program built from today's source lives, for each of its flags."""
+    return _folders((PROGRAM_SOURCE, *SOURCES), PROGRAM_FLAGS)
 
 
 def library_path() -> str | None:
     """The compiled library's path: found intact in the cache, or built (once) into it.
     None without a C compiler, or when it does not compile (the pure-Python propagation then).
     Found as checked before, it costs no import beyond :mod:`os`."""
-    return _built(library_folder(), LIBRARY, SOURCE, FLAGS, "arrows propagation kernel")
+    folder = library_folder()
+    if checked_before(folder):
+        return os.path.join(folder, LIBRARY)
+    return _check_or_build(folder, LIBRARY, SOURCE, FLAGS, "arrows propagation kernel")
 
 
 def program_path() -> str | None:
-    """The generator's program (``generate_main.c``) as :func:`library_path` finds or builds the library."""
-    return _built(program_folder(), PROGRAM, PROGRAM_SOURCE, PROGRAM_FLAGS, "arrows generator program")
+    """The generator's program (``generate_main.c``) as :func:`library_path` finds or builds the
+    library: the first of its builds (:data:`PROGRAM_FLAGS`) checked before, else the first that
+    is intact or compiles."""
+    folders = program_folders()
+    for folder in folders:
+        if checked_before(folder):
+            return os.path.join(folder, PROGRAM)
+    for folder, flags in zip(folders, PROGRAM_FLAGS, strict=True):
+        built = _check_or_build(folder, PROGRAM, PROGRAM_SOURCE, flags, "arrows generator program")
+        if built is not None:
+            return built
+    return None
 
 
 def build_library() -> Path | None:
@@ -90,9 +109,8 @@ def build_library() -> Path | None:
     return None if found is None else Path(found)
 
 
-def _built(folder: str, name: str, source: str, flags: Sequence[str], label: str) -> str | None:
-    if checked_before(folder):
-        return os.path.join(folder, name)
+def _check_or_build(folder: str, name: str, source: str, flags: Sequence[str], label: str) -> str | None:
+    """The build in ``folder`` checked against its manifest (and recorded so), or built there."""
     from pathlib import Path
 
     from verify.runner import artefacts

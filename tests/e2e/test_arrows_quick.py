@@ -240,3 +240,14 @@ def test_the_generator_s_program_refuses_what_it_does_not_take_and_writes_nothin
     assert program is not None
     done = subprocess.run([program, *arguments], capture_output=True)
     assert (done.returncode, done.stdout, done.stderr) == (2, b"", b"")
+
+
+def test_the_console_script_is_the_entry_point_and_imports_no_re():
+    """scripts/verify, what an installation puts on PATH as `verify` (pyproject's script-files)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-S", "-X", "importtime", str(ROOT / "scripts" / "verify"), "gen", "arrows",
+                           "--size", "6", "--seed", "4"], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert (done.returncode, done.stdout) == verify(QUICK, "--size", "6", "--seed", "4")[:2]
+    imported = {line.rpartition("|")[2].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "verify.contests.arrows.quick" in imported and "re" not in imported
+    assert "script-files = [\"scripts/verify\"]" in (ROOT / "pyproject.toml").read_text()

@@ -85,8 +85,8 @@ def _lists_sys_path(finder: object) -> bool:
 
 def _declares_contests(metadata: str) -> bool:
     try:
-        with open(os.path.join(metadata, "entry_points.txt"), encoding="utf-8", errors="replace") as points:
-            text = points.read()
+        with open(os.path.join(metadata, "entry_points.txt"), "rb") as points:    # (bytes: no decoder to set up)
+            data = points.read()
     except OSError:
         return False
-    return ENTRY_POINT_GROUP in text or OTHER_ENTRY_POINT_GROUP in text
+    return ENTRY_POINT_GROUP.encode() in data or OTHER_ENTRY_POINT_GROUP.encode() in data

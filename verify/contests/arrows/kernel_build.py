@@ -57,11 +57,14 @@ def _read(path: str) -> bytes:
 def _folders(sources: Sequence[str], flag_sets: Sequence[Sequence[str]]) -> list[str]:
     """Where the builds of these sources with each of these flags live: each named by a digest
     of the sources, its flags and the machine."""
-    parts = [_read(source) for source in sources]
+    of_sources = sha512()
+    for source in sources:
+        part = _read(source)
+        of_sources.update(len(part).to_bytes(8, "little") + part)
     folders = []
     for flags in flag_sets:
-        digest = sha512()
-        for part in (*parts, " ".join(flags).encode(), os.uname().machine.encode()):
+        digest = of_sources.copy()          # (the sources hashed once for every set of flags)
+        for part in (" ".join(flags).encode(), os.uname().machine.encode()):
             digest.update(len(part).to_bytes(8, "little") + part)
         folders.append(os.path.join(cache_folder(), FOLDER, digest.hexdigest()[:16]))
     return folders

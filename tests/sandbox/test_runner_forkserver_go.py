@@ -2,6 +2,7 @@
 set up ahead, its uid, capabilities, no-new-privileges and seccomp filter in force, waiting
 right before its exec; at go it joins the run's cgroup itself (verify-init stays out) and
 execs; without go nothing runs. A step's stdin larger than its pipe still arrives whole."""
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -12,7 +13,7 @@ import pytest
 
 from verify.runner import Limits, Program, forkserver, seccomp
 from verify.runner import run_program as run
-from verify.runner.cgroup import RunCgroup, probed_setup
+from verify.runner.cgroup import CgroupSetup, RunCgroup, probed_setup
 from verify.runner.helper import helper_path
 from verify.runner.pools import Pools
 from verify.runner.sandbox import UID_RANGE
@@ -227,3 +228,12 @@ def _waiting_for_go(pools: Pools) -> set[int]:
             except OSError:
                 pass
     return waiting
+
+
+def test_under_cgroup_v2_the_fork_server_needs_a_kernel_where_the_program_may_join(use_isolation):
+    chosen = use_isolation("bwrap", cgroups=False)
+    v1 = dataclasses.replace(chosen, cgroups=CgroupSetup("v1", (("memory", Path("/x")),)))
+    v2 = dataclasses.replace(chosen, cgroups=CgroupSetup("v2", (("unified", Path("/x")),)))
+    assert forkserver.programs_can_join(chosen, "4.19.0") and forkserver.programs_can_join(v1, "4.19.0")
+    assert not forkserver.programs_can_join(v2, "5.15.90-generic")
+    assert forkserver.programs_can_join(v2, "5.16.0") and forkserver.programs_can_join(v2, "6.18.44-fc")

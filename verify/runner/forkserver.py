@@ -62,7 +62,20 @@ def possible(isolation: Isolation, cache: Path | None = None) -> bool:
     built (in `cache`, None: cache_root()). (A pool made with enabled=False,
     VERIFY_FORKSERVER=off, never serves.)"""
     return bool(isolation.bwrap and isolation.helper and isolation.own_uid and running_as_root()
-                and binary(cache) is not None)
+                and programs_can_join(isolation) and binary(cache) is not None)
+
+
+def programs_can_join(isolation: Isolation, release: str | None = None) -> bool:
+    """Whether a step's program, as its own uid, may join its cgroup through descriptors verify
+    opened (`verify-init --go`): v1 lets a process move itself; v2 checks the opener's
+    credentials only from Linux 5.16 (`release`: the kernel's, None: this one's)."""
+    if isolation.cgroups is None or isolation.cgroups.version != "v2":
+        return True
+    numbers = (release or os.uname().release).split("-")[0].split(".")
+    try:
+        return (int(numbers[0]), int(numbers[1])) >= (5, 16)
+    except (IndexError, ValueError):
+        return False
 
 
 def binary(cache: Path | None = None) -> str | None:

@@ -3,7 +3,6 @@ cluster; and the settings (settings.py), built once per command line and refined
 from __future__ import annotations
 
 import functools
-import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -14,6 +13,7 @@ import click
 from verify.errors import VerifyError
 from verify.runner.limits import Limits
 from verify.settings import Settings, from_process
+from verify.switching import switching_every
 
 if TYPE_CHECKING:
     from verify.grading import LocalRunner
@@ -101,14 +101,11 @@ class ResolvingIsolation:
         self._thread.start()
 
     def _resolve(self, resolve: Callable[[], Isolation]) -> None:
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
-        try:
-            self._isolation = resolve()
-        except BaseException as error:      # raised again where the isolation is asked for
-            self._error = error
-        finally:
-            sys.setswitchinterval(interval)
+        with switching_every(SWITCH_INTERVAL):
+            try:
+                self._isolation = resolve()
+            except BaseException as error:      # raised again where the isolation is asked for
+                self._error = error
 
     def wait(self) -> None:
         self._thread.join()

@@ -15,13 +15,13 @@ over (the report's modules) while the first program runs, instead of after the l
 from __future__ import annotations
 
 import dataclasses
-import sys
 import threading
 from collections.abc import Callable, Sequence
 
 from verify.contests.contract import BatchTask, StreamJudge
 from verify.pipeline.plan import EntryCheck, Job
 from verify.results import CaseResult
+from verify.switching import switching_every
 from verify.verdict import Verdict
 
 
@@ -123,14 +123,11 @@ class WhileRunning(Observer):
             self._thread.start()
 
     def _run(self) -> None:
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(interval, WORK_SWITCH_INTERVAL))
-        try:
-            self._work()
-        except Exception:       # (done again, and failing there, where it is needed)
-            pass
-        finally:
-            sys.setswitchinterval(interval)
+        with switching_every(WORK_SWITCH_INTERVAL):
+            try:
+                self._work()
+            except Exception:       # (done again, and failing there, where it is needed)
+                pass
 
     def close(self) -> None:
         with self._lock:

@@ -73,24 +73,28 @@ GRADING_MODULES = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.p
 
 
 @pytest.fixture(scope="module")
-def package_copy(tmp_path_factory) -> Path:
-    """One copy of the package for every module's test (each restores the file it changed)."""
+def package_copy(tmp_path_factory):
+    """One copy of the package, the key's source, for every module's test (each restores the
+    file it changed), with a check and its key before any change."""
     copy = tmp_path_factory.mktemp("package") / "verify"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    return copy
+    (check,) = load_checks([REPO / "submissions" / "desert" / "python-golf"], REPO / "testcases" / "desert")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cache, "PACKAGE", copy)
+        cache.package_digest.cache_clear()
+        yield copy, check, key(check)
+    cache.package_digest.cache_clear()
 
 
 @pytest.mark.parametrize("module", GRADING_MODULES)
-def test_a_change_to_any_grading_module_invalidates_cached_results(module, desert_check, package_copy, monkeypatch):
-    monkeypatch.setattr(cache, "PACKAGE", package_copy)
-    cache.package_digest.cache_clear()
-    source = package_copy / module
+def test_a_change_to_any_grading_module_invalidates_cached_results(module, package_copy):
+    copy, check, before = package_copy
+    source = copy / module
     original = source.read_bytes()
     try:
-        before = key(desert_check)
         source.write_bytes(original + b"\n# any change at all\n")
         cache.package_digest.cache_clear()
-        assert key(desert_check) != before
+        assert key(check) != before
     finally:
         source.write_bytes(original)
         cache.package_digest.cache_clear()

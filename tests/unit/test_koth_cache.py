@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.unit.test_tournament_driver import LIMITS, Kept, adder
 from verify.contests import get
 from verify.contests.contract import (
     BatchTask,
@@ -25,17 +26,13 @@ from verify.contests.contract import (
     Tournament,
 )
 from verify.errors import VerifyError
-from verify.grading import FakeRun, FakeRunner
+from verify.grading import FakeRunner
 from verify.grading import Grader as CoreGrader
 from verify.pipeline.match_cache import FOLDER, MatchCache, Uncacheable, canonical
 from verify.pipeline.time_left import TimeLeft, shown
 from verify.pipeline.tournament import play_tournament
-from verify.runner import Limits, Program
+from verify.runner import Program
 from verify.sizes import MAX_VALUES, NumbersError, int_list
-from verify.verdict import Verdict
-
-LIMITS = Limits(wall_time=1.0, cpu_time=1.0, memory=64 << 20, output=1 << 10)
-
 
 # ---------------------------------------------------------------- sizes and seeds as ranges
 
@@ -175,18 +172,9 @@ class Ask:
 
 
 def asked(grader: Grader, job: Ask) -> str:
-    output = bytearray()
-
-    class Kept:
-        def feed(self, chunk: bytes) -> Verdict | None:
-            output.extend(chunk)
-            return None
-
-        def finish(self) -> Verdict:
-            return Verdict.accept("printed")
-
-    verdict, _ = grader.run_batch(BatchTask(job.who, job.program, job.stdin, Kept, (), LIMITS))
-    return output.decode().strip() if verdict.accepted else f"failed: {verdict.summary()}"
+    judge = Kept()
+    verdict, _ = grader.run_batch(BatchTask(job.who, job.program, job.stdin, lambda: judge, (), LIMITS))
+    return judge.output.decode().strip() if verdict.accepted else f"failed: {verdict.summary()}"
 
 
 class RelayTournament(Tournament[Program, int]):
@@ -242,10 +230,6 @@ class RelayContest(Contest):
 
     def programs(self, options: Program):
         return iter([options])
-
-
-def adder(stdin: bytes, args: tuple[str, ...]) -> FakeRun:
-    return FakeRun(f"{int(stdin) + 1}\n".encode())
 
 
 def field_of(tmp_path: Path, *names: str) -> list[Contestant]:

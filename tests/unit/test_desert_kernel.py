@@ -100,8 +100,9 @@ def candidate_turns(notation: Notation) -> list[Turn]:
     return turns
 
 
-def random_map(rng: random.Random) -> DesertMap:
-    height, width = rng.randint(1, 5), rng.randint(2, 7)
+def random_map(rng: random.Random, heights: tuple[int, int] = (1, 5), widths: tuple[int, int] = (2, 7)) -> DesertMap:
+    """A map of a height and a width drawn from these ranges, its squares mostly sand, S and E somewhere."""
+    height, width = rng.randint(*heights), rng.randint(*widths)
     cells = [rng.choice("....123456789") for _ in range(width * height)]
     start, end = rng.sample(range(width * height), 2)
     cells[start], cells[end] = "S", "E"

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.unit.test_desert_kernel import random_map
 from verify.contests.desert.engine import Crossing, IllegalTurn, Outcome, Turn
 from verify.contests.desert.judge import DesertJudge, judge_bytes
 from verify.contests.desert.kernel import FastTranscript, compiled_pump
@@ -36,11 +37,7 @@ def written(turn: Turn, notation: Notation) -> bytes:
 def transcript(rng: random.Random, notation: Notation) -> tuple[DesertMap, bytes]:
     """A map and an output for it: attempts of mostly legal turns, each with its final map
     (map first in lrud-xy), now and then garbled bytes."""
-    width, height = rng.randint(2, 8), rng.randint(1, 3)
-    cells = [rng.choice("....123456789") for _ in range(width * height)]
-    start, end = rng.sample(range(width * height), 2)
-    cells[start], cells[end] = "S", "E"
-    desert = DesertMap.parse("".join("".join(cells[r * width:(r + 1) * width]) + "\n" for r in range(height)))
+    desert = random_map(rng, heights=(1, 3), widths=(2, 8))
     out = bytearray()
     deaths: list[bytes] = []
     for attempt in range(1, rng.randint(1, 3) + 1):

@@ -3,7 +3,6 @@ progress line, the site's capture, ``--fail-fast``), report, and keep each whole
 ``verify rank``."""
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from verify.errors import VerifyError
 from verify.files import make_output_folder, write_output
 from verify.grading import Runner
 from verify.grading.executor import Executor
-from verify.pipeline.observe import FailFast, Observer, WhileRunning
+from verify.pipeline.observe import FailFast, Observer
 from verify.pipeline.outcome import slowest_accepted
 from verify.reports.checks import CheckView, check_report
 from verify.runner import Limits
@@ -88,20 +87,6 @@ def _keep(checks: Sequence[EntryCheck], checked: Sequence[CheckedEntry], before:
                 store.store(key, outcome)
 
 
-def _while_running(options: CheckOptions) -> WhileRunning | None:
-    """What imports, while the first program runs (:class:`~verify.pipeline.observe.WhileRunning`),
-    the modules the check's reports import only to be written: tabulate (with its
-    importlib.metadata and wcwidth) for a full table or Markdown. None when they need none."""
-    written = {fmt for fmt, _ in options.writes}
-    tables = bool({"table", "markdown"} & written) or options.fmt == "markdown" or (
-        options.fmt == "table" and not options.compact)
-    return WhileRunning(_import_tabulate) if tables else None
-
-
-def _import_tabulate() -> None:
-    importlib.import_module("tabulate")
-
-
 def changed_entries(paths: Sequence[Path], ref: str) -> list[Path]:
     """The entries among ``paths`` (none: every entry under ./submissions) that a change since
     ``ref`` touched (:mod:`verify.commands.changes`)."""
@@ -136,17 +121,11 @@ def check(runner: Runner, paths: Sequence[Path], options: CheckOptions, *, setti
         from verify.commands.site import SiteCapture
         capture = SiteCapture()
         observers.append(capture)
-    ahead = _while_running(options)
-    observers += [ahead] if ahead is not None else []
     isolation = runner.isolation if executor is None else executor.isolation(runner.isolation)
     kept = isolation if options.whole else None
     before = [check_key(c, limits, kept, testcases) if kept is not None else None for c in checks]
-    try:
-        checked = run_with_progress(runner, checks, limits, options.jobs, executor, testcases, options.cases,
-                                    observers)
-    finally:
-        if ahead is not None:
-            ahead.close()
+    checked = run_with_progress(runner, checks, limits, options.jobs, executor, testcases, options.cases,
+                                observers)
     if kept is not None:
         _keep(checks, checked, before, kept, options, settings)
         prune_cache(bound, settings.cache)

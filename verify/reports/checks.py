@@ -27,6 +27,7 @@ from verify.report_escape import markdown, one_line, xml_text
 from verify.reports.colour import paint_status
 from verify.reports.formats import CHECK, render
 from verify.reports.isolation import differences_line, isolation_fields, isolation_named
+from verify.reports.text_table import table
 from verify.results import CaseResult, CheckResult
 from verify.sizes import size
 from verify.verdict import Status
@@ -128,9 +129,8 @@ def _footer(checks: Sequence[CheckResult], view: CheckView) -> list[str]:
                             *view.slowest_line()])]
 
 
-def _table(rows: list, tablefmt: str) -> str:
-    from tabulate import tabulate  # only for a table: JSON, JUnit and the terminal summary start faster
-    return tabulate(rows, HEADERS, tablefmt=tablefmt, disable_numparse=True)
+def _table(rows: list, layout: str) -> str:
+    return table(rows, HEADERS, layout)
 
 
 @dataclass(frozen=True)

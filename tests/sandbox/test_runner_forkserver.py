@@ -306,6 +306,29 @@ def test_a_killed_verify_leaves_no_server_behind(tmp_path, cgroup):
     assert _living_with(folder.name) == []
 
 
+
+def _children() -> set[int]:
+    """This process's children, zombies too."""
+    found: set[int] = set()
+    for task in os.scandir("/proc/self/task"):
+        try:
+            found.update(map(int, Path(task.path, "children").read_text().split()))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_step_ends_at_its_report_and_the_server_reaps_what_exits_after(tmp_path, cgroup):
+    show = program(tmp_path, "echo served\n")
+    before = _children()
+    with Pools() as own:
+        results = [run_alone(show, ahead=True, isolation=cgroup.isolation, pools=own, limits=LIMITS)
+                   for _ in range(5)]
+        kept = own.fork_servers.servers()        # (held, so that nothing is reaped by being dropped)
+    assert [r.stdout for r in results] == [b"served\n"] * 5 and all(r.ok for r in results), results
+    assert len(kept) == 1 and not kept[0].alive()
+    assert _children() <= before                 # every step's verify-forkserver reaped, the server gone
+
 @pytest.fixture
 def open_folder():
     """A folder the run's uid can reach on the host (not under tmp_path: pytest makes it 0700)."""

@@ -6,17 +6,18 @@
  *       namespace hands it. It runs nothing itself.
  *
  *   verify-forkserver step PIDFD WORKDIR TMPFS_SIZE N KEEP... VERIFY-INIT [OPTION...] -- COMMAND...
- *       One step, started by verify on the host: joins the mount, PID, network, UTS and
- *       cgroup namespaces of the sandbox whose PID 1 is PIDFD, then makes its own mount,
- *       IPC and PID namespaces, in which /tmp, /dev/shm and WORKDIR are fresh tmpfs of
- *       TMPFS_SIZE bytes (WORKDIR filled with a copy of the sandbox's pristine one, which
- *       stays underneath, unreachable); the N folders KEEP (read-only mounts of the
- *       sandbox below /tmp or /dev/shm) are mounted again at their paths. It forks VERIFY-INIT (given with its own options,
- *       exactly as for a run of its own) as the pid 1 of the step's PID namespace, which
- *       mounts that namespace's /proc, in a new session, and ends the way VERIFY-INIT
- *       ended. So verify-init is the step's init, supervisor and reporter as in any run
- *       (the program is pid 2), and nothing a step did (files, SysV or POSIX shared
- *       memory, pids) is seen by the next one.
+ *       One step, started by verify on the host: joins the mount, network, UTS and cgroup
+ *       namespaces of the sandbox whose PID 1 is PIDFD, then makes its own mount, IPC and
+ *       PID namespaces, in which /tmp, /dev/shm and WORKDIR are fresh tmpfs of TMPFS_SIZE
+ *       bytes (WORKDIR filled with a copy of the sandbox's pristine one, which stays
+ *       underneath, unreachable); the N folders KEEP (read-only mounts of the sandbox below
+ *       /tmp or /dev/shm) are mounted again at their paths. Its child, the pid 1 of the
+ *       step's PID namespace, mounts that namespace's /proc, leads a new session and runs
+ *       verify-init with its own options, exactly as for a run of its own (VERIFY-INIT is
+ *       its argv[0]: its code is linked in here, init_helper.c, and runs without an exec);
+ *       the step ends the way verify-init ended. So verify-init is the step's init,
+ *       supervisor and reporter as in any run (the program is pid 2), and nothing a step
+ *       did (files, SysV or POSIX shared memory, pids) is seen by the next one.
  *
  * Both are verify's own trusted code, run as root (the fork server is used only then):
  * the step's program runs as the fresh uid verify-init switches to, without capabilities. */
@@ -38,6 +39,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* verify-init as a function of this program: a step's pid 1 runs it without an exec (an
+ * exec's dynamic loader and libc start cost more than the rest of that process's start). */
+#define main verify_init_main
+#include "init_helper.c"
+#undef main
+
 #define MAX_DEPTH 64
 #define MAX_KEEP 16
 #ifndef OPEN_TREE_CLONE
@@ -51,7 +58,7 @@
 #define SYS_move_mount 429
 #endif
 
-static void die(const char *what) {
+static void fail(const char *what) {
     fprintf(stderr, "verify-forkserver: %s: %s\n", what, strerror(errno));
     exit(125);
 }
@@ -72,23 +79,23 @@ static int hold(void) {
 
 static void copy_file(int from, int to, const char *name, mode_t mode) {
     int in = openat(from, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (in < 0) die("open pristine file");
+    if (in < 0) fail("open pristine file");
     int out = openat(to, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-    if (out < 0) die("create file");
+    if (out < 0) fail("create file");
     char buffer[1 << 16];
     for (;;) {
         ssize_t got = read(in, buffer, sizeof buffer);
         if (got < 0 && errno == EINTR) continue;
-        if (got < 0) die("read pristine file");
+        if (got < 0) fail("read pristine file");
         if (got == 0) break;
         for (ssize_t done = 0; done < got;) {
             ssize_t put = write(out, buffer + done, (size_t)(got - done));
             if (put < 0 && errno == EINTR) continue;
-            if (put < 0) die("write file");
+            if (put < 0) fail("write file");
             done += put;
         }
     }
-    if (fchmod(out, mode) != 0) die("fchmod");
+    if (fchmod(out, mode) != 0) fail("fchmod");
     close(in);
     close(out);
 }
@@ -96,25 +103,25 @@ static void copy_file(int from, int to, const char *name, mode_t mode) {
 /* Copy the folder `from` into the (empty) folder `to`: folders, regular files and
  * symlinks with their modes, as bubblewrap laid them out for the sandbox. */
 static void copy_tree(int from, int to, int depth) {
-    if (depth > MAX_DEPTH) { errno = ELOOP; die("copy"); }
+    if (depth > MAX_DEPTH) { errno = ELOOP; fail("copy"); }
     int listing = dup(from);
-    if (listing < 0) die("dup");
+    if (listing < 0) fail("dup");
     DIR *folder = fdopendir(listing);
-    if (folder == NULL) die("fdopendir");
+    if (folder == NULL) fail("fdopendir");
     struct dirent *entry;
     while ((entry = readdir(folder)) != NULL) {
         const char *name = entry->d_name;
         if (!strcmp(name, ".") || !strcmp(name, "..")) continue;
         struct stat info;
-        if (fstatat(from, name, &info, AT_SYMLINK_NOFOLLOW) != 0) die("fstatat");
+        if (fstatat(from, name, &info, AT_SYMLINK_NOFOLLOW) != 0) fail("fstatat");
         mode_t mode = info.st_mode & 07777;
         if (S_ISDIR(info.st_mode)) {
-            if (mkdirat(to, name, mode) != 0) die("mkdir");
+            if (mkdirat(to, name, mode) != 0) fail("mkdir");
             int sub_from = openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             int sub_to = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub_from < 0 || sub_to < 0) die("open folder");
+            if (sub_from < 0 || sub_to < 0) fail("open folder");
             copy_tree(sub_from, sub_to, depth + 1);
-            if (fchmod(sub_to, mode) != 0) die("fchmod");
+            if (fchmod(sub_to, mode) != 0) fail("fchmod");
             close(sub_from);
             close(sub_to);
         } else if (S_ISREG(info.st_mode)) {
@@ -122,9 +129,9 @@ static void copy_tree(int from, int to, int depth) {
         } else if (S_ISLNK(info.st_mode)) {
             char target[4096];
             ssize_t length = readlinkat(from, name, target, sizeof target - 1);
-            if (length < 0) die("readlink");
+            if (length < 0) fail("readlink");
             target[length] = 0;
-            if (symlinkat(target, to, name) != 0) die("symlink");
+            if (symlinkat(target, to, name) != 0) fail("symlink");
         }
     }
     closedir(folder);
@@ -136,41 +143,30 @@ static void drop_capabilities(void) {
     const uint64_t kept = (1ULL << CAP_SETUID) | (1ULL << CAP_SETGID) | (1ULL << CAP_KILL);
     for (int cap = 0; cap < 64; cap++) {
         if (kept & (1ULL << cap)) continue;
-        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL) die("PR_CAPBSET_DROP");
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL) fail("PR_CAPBSET_DROP");
     }
     struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
     struct __user_cap_data_struct data[2] = {{(uint32_t)kept, (uint32_t)kept, 0}, {0, 0, 0}};
-    if (syscall(SYS_capset, &header, data) != 0) die("capset");
+    if (syscall(SYS_capset, &header, data) != 0) fail("capset");
 }
 
 static void fresh_tmpfs(const char *where, const char *options) {
-    if (mount("tmpfs", where, "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) die(where);
+    if (mount("tmpfs", where, "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) fail(where);
 }
 
 /* /proc of the step's own PID namespace (mounted by its pid 1, the namespace's only
  * process then), with the folders bubblewrap's --proc covers read-only covered too. */
 static void fresh_proc(void) {
     static const char *const covered[] = {"sys", "sysrq-trigger", "irq", "bus"};
-    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) die("mount /proc");
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) fail("mount /proc");
     for (size_t k = 0; k < sizeof covered / sizeof *covered; k++) {
         char path[64];
         snprintf(path, sizeof path, "/proc/%s", covered[k]);
         if (access(path, F_OK) != 0) continue;
-        if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) != 0) die("bind /proc");
+        if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) != 0) fail("bind /proc");
         if (mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
-            die("remount /proc read-only");
+            fail("remount /proc read-only");
     }
-}
-
-static void make_folders(const char *path) {
-    char partial[4096];
-    for (size_t i = 1; path[i] && i < sizeof partial - 1; i++) {
-        if (path[i] != '/') continue;
-        memcpy(partial, path, i);
-        partial[i] = 0;
-        mkdir(partial, 0755);
-    }
-    mkdir(path, 0755);
 }
 
 static int step(int argc, char **argv) {
@@ -188,49 +184,49 @@ static int step(int argc, char **argv) {
     /* If verify dies, so does this step (verify-init, our child, then takes the run down). */
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (setns(sandbox, CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP) != 0)
-        die("cannot enter the sandbox");
+        fail("cannot enter the sandbox");
     close(sandbox);
     /* A PID namespace of the step's own (the child below is its pid 1): no pid, no
      * process and no PID counter is shared with an earlier step. */
-    if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID) != 0) die("unshare");
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) die("mount --make-rprivate /");
+    if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID) != 0) fail("unshare");
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) fail("mount --make-rprivate /");
     int pristine = open(workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (pristine < 0) die("open the folder");
+    if (pristine < 0) fail("open the folder");
     for (int k = 0; k < nkeep; k++) {
         kept[k] = (int)syscall(SYS_open_tree, AT_FDCWD, keep[k], OPEN_TREE_CLONE | AT_RECURSIVE | O_CLOEXEC);
-        if (kept[k] < 0) die("open_tree");
+        if (kept[k] < 0) fail("open_tree");
     }
     mode_t mask = umask(0);
     fresh_tmpfs("/tmp", options);
     fresh_tmpfs("/dev/shm", options);
     for (int k = 0; k < nkeep; k++) {   /* as bubblewrap: parents 0755, the binds, then the folder */
         make_folders(keep[k]);
-        if (syscall(SYS_move_mount, kept[k], "", AT_FDCWD, keep[k], MOVE_MOUNT_F_EMPTY_PATH) != 0) die("move_mount");
+        if (syscall(SYS_move_mount, kept[k], "", AT_FDCWD, keep[k], MOVE_MOUNT_F_EMPTY_PATH) != 0) fail("move_mount");
         close(kept[k]);
     }
     make_folders(workdir);
     fresh_tmpfs(workdir, options);
     int fresh = open(workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fresh < 0) die("open the fresh folder");
+    if (fresh < 0) fail("open the fresh folder");
     copy_tree(pristine, fresh, 0);
     umask(mask);
     close(pristine);
     close(fresh);
-    if (chdir(workdir) != 0) die("chdir");
+    if (chdir(workdir) != 0) fail("chdir");
 
     pid_t child = fork();
-    if (child < 0) die("fork");
+    if (child < 0) fail("fork");
     if (child == 0) {
         fresh_proc();
         setsid();                      /* as bubblewrap's --new-session */
         drop_capabilities();
-        execv(command[0], command);
-        fprintf(stderr, "verify-forkserver: cannot run %s: %s\n", command[0], strerror(errno));
-        _exit(127);
+        int count = 0;
+        while (command[count] != NULL) count++;
+        exit(verify_init_main(count, command));
     }
     int status = 0;
     while (waitpid(child, &status, 0) < 0) {
-        if (errno != EINTR) die("waitpid");
+        if (errno != EINTR) fail("waitpid");
     }
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);

@@ -40,7 +40,7 @@ from verify.runner import reaper, warm
 from verify.runner.backends import TMPFS_SIZE, is_system_path, running_as_root
 from verify.runner.build import Prepared
 from verify.runner.cgroup import KeptCgroup, RunCgroup, RunCgroupFailed, StepCgroup, create_run_cgroup
-from verify.runner.helper import compiled_tool
+from verify.runner.helper import HELPER_SOURCE, compiled_tool
 from verify.runner.idle import IdleBoxes
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation
@@ -80,7 +80,7 @@ def programs_can_join(isolation: Isolation, release: str | None = None) -> bool:
 
 def binary(cache: Path | None = None) -> str | None:
     """verify-forkserver's path, compiled once into `cache` (None: cache_root(); None without a C compiler)."""
-    return compiled_tool(SOURCE, "forkserver", "verify-forkserver", cache)
+    return compiled_tool(SOURCE, "forkserver", "verify-forkserver", cache, includes=[HELPER_SOURCE])
 
 
 class ServerUnavailable(Exception):
@@ -110,6 +110,7 @@ class ForkServer:
         self._group: KeptCgroup | None = None       # the steps' cgroup, made at the first step
         self._next: ReadyStep | None = None          # the next step, built ahead
         self._fresh_groups = False                   # True: none can be kept here, a new group per step
+        self._exiting: list[subprocess.Popen[bytes]] = []   # steps' verify-forkserver, reported, not reaped yet
         try:
             if sandbox.temp is not None:
                 raise ServerUnavailable("the folder is too big for the sandbox's tmpfs")
@@ -154,9 +155,12 @@ class ForkServer:
                     raise RunCgroupFailed(f"cannot read the fork server's cgroup: {error.strerror or error}") from None
             sandbox.go()
             started = Started(ready.started.process, ready.started.argv, time.monotonic())
+            self._reap_exited()
             self._build_next(prepared, args, limits, key)
             return drive(started, sandbox, limits, stdin=stdin, on_stdout=on_stdout)
         finally:
+            if ready.started.process.returncode is None:
+                self._exiting.append(ready.started.process)    # its end was reported; it exits on its own
             sandbox.cleanup()
 
     def _build(self, prepared: Prepared, args: Sequence[str], limits: Limits, key: StepKey) -> ReadyStep:
@@ -193,6 +197,23 @@ class ForkServer:
             return None
         return ready
 
+    def _reap_exited(self) -> None:
+        """Reap the earlier steps' verify-forkserver that have exited since their report."""
+        self._exiting = [process for process in self._exiting if process.poll() is None]
+
+    def _await_exiting(self) -> None:
+        """Wait for the earlier steps' verify-forkserver (STOP_GRACE each at most, then killed)."""
+        for process in self._exiting:
+            try:
+                process.wait(STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                process.wait()
+        self._exiting = []
+
     def _drop_next(self) -> None:
         ready, self._next = self._next, None
         if ready is not None:
@@ -218,6 +239,7 @@ class ForkServer:
     def close(self) -> None:
         """Kill the sandbox (its PID 1, hence everything in it) and remove what it held."""
         self._drop_next()
+        self._await_exiting()
         self._sandbox.kill_leftovers()
         if self._process is not None:
             try:
@@ -294,6 +316,10 @@ class StepSandbox(Sandbox):
         self.went = True
         return super().go()
 
+    @property
+    def ends_at_report(self) -> bool:
+        return True
+
     def stop(self, pid: int, pidfd: int) -> None:
         if not self.cut_short:
             self.cut_short = True
@@ -301,13 +327,16 @@ class StepSandbox(Sandbox):
         super().stop(pid, pidfd)
 
     def kill_leftovers(self) -> None:
-        """Nothing is left of a step whose verify-forkserver ended by itself: it ends once it
-        has reaped verify-init, its PID namespace's init, whose end the kernel completes only
-        when every process of the namespace is gone. Nor of one never given go (its program
-        never started; verify-init and the program's process, waiting, end at the go pipe's
-        EOF). One that verify stopped is swept: verify-init killed and waited for (which ends
-        the namespace), then its cgroup, else its uid."""
-        ended = self.process is not None and self.process.returncode is not None and not self.cut_short
+        """Nothing is left of a step that ended by itself: its verify-init, the PID namespace's
+        init, reports only once it has reaped the program and killed and reaped every process
+        left (orphans all come back to it), and its verify-forkserver ends only after reaping
+        verify-init. Nor of one never given go (its program never started; verify-init and the
+        program's process, waiting, end at the go pipe's EOF). One that verify stopped is
+        swept: verify-init killed and waited for (which ends the namespace), then its cgroup,
+        else its uid."""
+        report = self.read_report()
+        exited = self.process is not None and self.process.returncode is not None
+        ended = (exited or (report is not None and report.started)) and not self.cut_short
         if not self.went or ended:
             self._swept = True
             return

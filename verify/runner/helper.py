@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from verify.runner.languages import find_program
@@ -25,21 +26,24 @@ def helper_path(cache: Path | None = None) -> str | None:
     return compiled_tool(HELPER_SOURCE, "init", "verify-init", cache)
 
 
-def compiled_tool(source: Path, kind: str, name: str, cache: Path | None = None) -> str | None:
-    """One of verify's own C tools (``source``), compiled once into ``<cache>/<kind>/<digest>/<name>``
-    (None: cache_root()); None without a C compiler. Remembered per cache location for the life
-    of the process."""
+def compiled_tool(source: Path, kind: str, name: str, cache: Path | None = None,
+                  includes: Sequence[Path] = ()) -> str | None:
+    """One of verify's own C tools (``source``, which #includes the sources ``includes``),
+    compiled once into ``<cache>/<kind>/<digest>/<name>`` (None: cache_root()); None without a
+    C compiler. Remembered per cache location for the life of the process."""
     cache = cache if cache is not None else cache_root()
     where = (str(source), str(cache))
     known = _built.get(where)
     if known is None or (known and not os.path.exists(known)):
-        known = _built[where] = _build(source, cache, kind, name) or ""
+        known = _built[where] = _build(source, includes, cache, kind, name) or ""
     return known or None
 
 
-def _build(source_path: Path, cache: Path, kind: str, name: str) -> str | None:
-    source = source_path.read_bytes()
-    folder = cache / kind / hashlib.sha256(source).hexdigest()[:16]
+def _build(source_path: Path, includes: Sequence[Path], cache: Path, kind: str, name: str) -> str | None:
+    digest = hashlib.sha256(source_path.read_bytes())
+    for included in includes:
+        digest.update(included.read_bytes())
+    folder = cache / kind / digest.hexdigest()[:16]
     binary = folder / name
     if binary.exists():
         return str(binary)

@@ -39,6 +39,8 @@ STDOUT_PIPE = 1 << 20    # a 1 MiB stdout pipe, read 1 MiB at a time: the progra
 STDERR_TAIL = 2048
 DRAIN_GRACE = 0.2        # seconds to drain the pipes after the program's main process exited
 
+NO_RUSAGE = resource.struct_rusage((0.0, 0.0) + (0,) * 14)   # a run whose end verify-init reported
+
 READ_BUDGET = 8 << 20    # bytes a judge reading the pipe itself reads before the limits are looked at again
 
 StdoutConsumer = Callable[[bytes], bool | None]   # returns True to stop the program
@@ -186,6 +188,7 @@ class _Pump:
         self.rusage: resource.struct_rusage | None = None
         self.exited_at: float | None = None
         self.stopped_at: float | None = None
+        self.reported = False              # verify-init reported the end: nothing of the run is alive
         self.open_streams = 2
         self.pending_input = memoryview(stdin)
         self.pidfd = os.pidfd_open(process.pid)
@@ -205,6 +208,8 @@ class _Pump:
         selector.register(self.stdout_pipe, selectors.EVENT_READ, "stdout")
         selector.register(self.stderr_pipe, selectors.EVENT_READ, "stderr")
         selector.register(self.pidfd, selectors.EVENT_READ, "exit")
+        if self.sandbox.ends_at_report and self.sandbox.report_fd is not None:
+            selector.register(self.sandbox.report_fd, selectors.EVENT_READ, "report")
         if self.pending_input:
             os.set_blocking(self.stdin_pipe.fileno(), False)
             selector.register(self.stdin_pipe, selectors.EVENT_WRITE, "stdin")
@@ -212,6 +217,8 @@ class _Pump:
             self.stdin_pipe.close()
 
     def stop(self) -> None:
+        if self.reported:
+            return                         # nothing is left to stop; what is still exiting is verify's own
         if self.status is None:
             self.stopped_at = self.stopped_at or time.monotonic()
             self.sandbox.stop(self.process.pid, self.pidfd)
@@ -234,6 +241,9 @@ class _Pump:
             timeout = min(timeout, max(0.0, self.next_cpu_check - now))
             for key, _ in self.selector.select(timeout=max(0.0, timeout)):
                 self._handle(key)
+            if self.reported:
+                self._drain()
+                break
 
     def _out_of_time(self, now: float) -> bool:
         """Whether the running program passed its wall time or the CPU time of all its
@@ -254,22 +264,52 @@ class _Pump:
         what = key.data
         if what == "exit":
             self._reap_main()
+        elif what == "report":
+            self._take_report(key)
         elif what == "stdin":
             self._write_stdin()
-        elif what == "stdout" and self._judged_in_place(key):
-            return
         else:
-            try:
-                chunk = os.read(key.fd, STDOUT_PIPE if what == "stdout" else CHUNK)
-            except BlockingIOError:
-                return
-            if not chunk:
-                self.selector.unregister(key.fileobj)
-                self.open_streams -= 1
-            elif what == "stderr":
-                self._keep_stderr(chunk)
-            else:
-                self._take_stdout(chunk)
+            self._read(key)
+
+    def _read(self, key: selectors.SelectorKey) -> bool:
+        """Read what stdout or stderr has now; False when there was nothing (yet)."""
+        what = key.data
+        if what == "stdout":
+            judged = self._judged_in_place(key)
+            if judged is not None:
+                return judged
+        try:
+            chunk = os.read(key.fd, STDOUT_PIPE if what == "stdout" else CHUNK)
+        except BlockingIOError:
+            return False
+        if not chunk:
+            self.selector.unregister(key.fileobj)
+            self.open_streams -= 1
+            return False
+        if what == "stderr":
+            self._keep_stderr(chunk)
+        else:
+            self._take_stdout(chunk)
+        return True
+
+    def _take_report(self, key: selectors.SelectorKey) -> None:
+        """A step's verify-init reported (`Sandbox.ends_at_report`): the program and every
+        process it left were reaped before, so all they wrote is in the pipes and the run is
+        over, although verify-init and its parent may not have exited yet. A report after
+        verify stopped the run, or none (its set-up failed), leaves the end to the exit."""
+        self.selector.unregister(key.fileobj)
+        report = self.sandbox.read_report()
+        if report is None or not report.started or self.status is not None or self.stopped_at is not None:
+            return
+        self.status, self.rusage = report.status, NO_RUSAGE
+        self.exited_at = time.monotonic()
+        self.reported = True
+
+    def _drain(self) -> None:
+        """Read what is left in the pipes without waiting: nothing can write to them any more."""
+        for stream in (self.stdout_pipe, self.stderr_pipe):
+            while stream in self.selector.get_map() and self._read(self.selector.get_key(stream)):
+                pass
 
     def _reap_main(self) -> None:
         self.selector.unregister(self.pidfd)
@@ -288,14 +328,15 @@ class _Pump:
             self.selector.unregister(self.stdin_pipe)
             self.stdin_pipe.close()
 
-    def _judged_in_place(self, key: selectors.SelectorKey) -> bool:
+    def _judged_in_place(self, key: selectors.SelectorKey) -> bool | None:
         """The consumer reads the pipe itself (a judge's compiled loop, in this thread), as much
-        as it can now and as the output limit allows. False when it cannot: no such consumer,
-        the run is stopping, or the limit is reached (the next plain read decides it)."""
+        as it can now and as the output limit allows: whether it read anything. None when it
+        cannot: no such consumer, the run is stopping, or the limit is reached (the next plain
+        read decides it)."""
         reader = self.pipe_reader
         room = self.limits.output - self.stdout_bytes
         if reader is None or self.limit or self.stopped_early or room <= 0:
-            return False
+            return None
         read, closed, stop = reader(key.fd, min(READ_BUDGET, room))
         self.stdout_bytes += read
         if closed:
@@ -304,7 +345,7 @@ class _Pump:
         if stop:
             self.stopped_early = True
             self.stop()
-        return True
+        return read > 0 and not closed and not stop
 
     def _keep_stderr(self, chunk: bytes) -> None:
         head = self.stderr_head

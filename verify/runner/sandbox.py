@@ -104,6 +104,7 @@ class Sandbox:
     _go_write: int | None = None
     _token: int | None = None
     _stop_requested: bool = False
+    _report: Report | None = None                  # verify-init's report, once read
     isolation: Isolation = field(kw_only=True)    # how the run is isolated (isolation.py resolves one)
     backend: Backend = field(init=False)          # the isolation's mode: bubblewrap, none (backends.py)
 
@@ -266,8 +267,17 @@ class Sandbox:
             os.close(self._go_write)
             self._go_write = None
 
+    @property
+    def ends_at_report(self) -> bool:
+        """Whether the run is over once verify-init has reported, before it and the processes
+        around it have exited (a fork server's step: its verify-init is the PID namespace's
+        init, which reports only after every process of the step is dead)."""
+        return False
+
     def read_report(self) -> Report | None:
-        """What verify-init saw of the program; None when it wrote nothing."""
+        """What verify-init saw of the program; None when it wrote nothing (yet)."""
+        if self._report is not None:
+            return self._report
         if self.report_fd is None:
             return None
         os.set_blocking(self.report_fd, False)
@@ -278,7 +288,8 @@ class Sandbox:
         if len(words) != 6:
             return None
         user, system, rss, status, started, refused = (int(w) for w in words)
-        return Report((user + system) / 1e6, rss * 1024, status, started == 1, refused)
+        self._report = Report((user + system) / 1e6, rss * 1024, status, started == 1, refused)
+        return self._report
 
     def popen_user(self) -> int | None:
         """The uid subprocess must switch to itself (only without bubblewrap and verify-init)."""

@@ -45,7 +45,7 @@ def test_a_per_step_solver_learns_nothing_from_its_earlier_steps(tmp_path, use_i
         monkeypatch.setenv("VERIFY_FORKSERVER", setting)
         logs = tmp_path / setting
         result = CliRunner().invoke(main, ["koth", "maze", str(CHANNELS), str(MAZES), "--sizes", "4", "--seeds", "1",
-                                           "--size-range", "2..50", "--patience", "0", "--logs", str(logs), "-q",
+                                           "--size-range", "2..50", "--patience", "0", "--logs", str(logs), "-q", "--fresh",
                                            "--accounting", accounting])
         assert result.exit_code == 0, result.output
         played[setting] = answers(logs)

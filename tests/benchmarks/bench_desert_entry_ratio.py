@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import json
 import os
 import resource
@@ -45,9 +46,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = ("recursive-c:one-row-26", "perl-lrud-xy:one-row-26")
 CHUNK = 1 << 16          # what the runner reads from a pipe at a time
+PIPE_SIZE = 1 << 20      # the runner's stdout pipe (process.STDOUT_PIPE)
 
 
-def child(entry_name: str, case_name: str, rounds: int, against: str | None = None) -> dict:
+def child(entry_name: str, case_name: str, rounds: int, against: str | None = None,
+          venv: Path | None = None) -> dict:
     """One row, in its own process: paired rounds of the entry alone and of the graded case."""
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_desert_loop import c_loop
@@ -73,6 +76,31 @@ def child(entry_name: str, case_name: str, rounds: int, against: str | None = No
             subprocess.run(argv, input=stdin, stdout=sink, cwd=folder, check=True)
         return time.perf_counter() - started
 
+    def into_pipe(stdin: bytes) -> float:
+        """The entry alone, its stdout a 1 MiB pipe that this process only drains (the least any
+        reader of the output costs the entry: each byte copied into the pipe)."""
+        buffer = bytearray(PIPE_SIZE)
+        with tempfile.TemporaryFile() as source:
+            source.write(stdin)
+            source.seek(0)
+            started = time.perf_counter()
+            process = subprocess.Popen(argv, stdin=source, stdout=subprocess.PIPE, cwd=folder)
+            assert process.stdout is not None
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(process.stdout.fileno(), fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+            while os.readv(process.stdout.fileno(), [buffer]):
+                pass
+            process.wait()
+        return time.perf_counter() - started
+
+    def into_file(stdin: bytes) -> float:
+        """The entry alone, its stdout a file in /dev/shm (what an output in memory the judge
+        maps costs the entry: each byte copied into a page of the file)."""
+        with tempfile.TemporaryFile(dir="/dev/shm") as sink:
+            started = time.perf_counter()
+            subprocess.run(argv, input=stdin, stdout=sink, cwd=folder, check=True)
+            return time.perf_counter() - started
+
     # verify's bytecode compiled once, as an installed package has it (an environment with
     # PYTHONDONTWRITEBYTECODE would compile every module at every start: ~0.5 s here)
     command_env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
@@ -89,8 +117,11 @@ def child(entry_name: str, case_name: str, rounds: int, against: str | None = No
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
-    check_command = [sys.executable, "-c", "from verify.cli import run; run()", "check",
-                     str(ROOT / "submissions" / "desert" / entry_name), "--case", case_name]
+    verify_command = [str(venv / "bin" / "verify")] if venv is not None else \
+        [sys.executable, "-c", "from verify.cli import run; run()"]
+    check_command = [*verify_command, "check", str(ROOT / "submissions" / "desert" / entry_name),
+                     "--case", case_name]
+    interpreter = str(venv / "bin" / "python3") if venv is not None else sys.executable
 
     def graded(graded_case: TestCase) -> tuple[float, float]:
         started = time.perf_counter()
@@ -104,7 +135,8 @@ def child(entry_name: str, case_name: str, rounds: int, against: str | None = No
     whole(check_command)                                       # the command's own start-up files, warm
     times: dict[str, list[float]] = {"entry": [], "check": [], "reported": [], "entry SE": [], "check SE": [],
                                      "entry process": [], "entry cpu": [], "verify check": [], "check cpu": [],
-                                     "REF check": [], "REF cpu": []}
+                                     "REF check": [], "REF cpu": [], "entry pipe": [], "entry file": [],
+                                     "interpreter": []}
     with worktree(against) as other:
         if other is not None:
             whole(check_command, root=other)                  # its build of the entry, its bytecode
@@ -120,6 +152,9 @@ def child(entry_name: str, case_name: str, rounds: int, against: str | None = No
                 times["REF check"].append(wall)
                 times["REF cpu"].append(cpu)
             times["entry"].append(alone(map_bytes))
+            times["entry pipe"].append(into_pipe(map_bytes))
+            times["entry file"].append(into_file(map_bytes))
+            times["interpreter"].append(whole([interpreter, "-c", "pass"])[0])
             wall, reported = graded(case)
             times["check"].append(wall)
             times["reported"].append(reported)
@@ -169,10 +204,11 @@ def judge_alone(desert, output: bytes, options) -> float:
     return time.perf_counter() - started
 
 
-def run_child(row: str, rounds: int, against: str | None) -> dict:
+def run_child(row: str, rounds: int, against: str | None, venv: Path | None) -> dict:
     entry_name, _, case_name = row.partition(":")
     done = subprocess.run([sys.executable, __file__, "--child", entry_name, case_name, str(rounds),
-                           *(["--against", against] if against else [])], capture_output=True, text=True)
+                           *(["--against", against] if against else []),
+                           *(["--venv", str(venv)] if venv else [])], capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"{row}: the measuring process failed:\n{done.stderr.strip()[-2000:]}")
     result: dict = json.loads(done.stdout.splitlines()[-1])
@@ -192,11 +228,16 @@ def main() -> None:
                              f"default: {' '.join(ROWS)})")
     parser.add_argument("--against", metavar="REF",
                         help="also time the whole verify check of the git commit REF, in the same rounds")
+    parser.add_argument("--venv", type=Path, metavar="DIR",
+                        help="time the whole command as a user runs it: DIR/bin/verify of a virtual "
+                             "environment where this tree is installed (python3 -m venv DIR && DIR/bin/pip "
+                             "install .), and DIR's interpreter as the least start of a judge")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     options = parser.parse_args()
+    venv = options.venv.resolve() if options.venv else None
     if options.child:
         entry_name, case_name, rounds = options.child
-        print(json.dumps(child(entry_name, case_name, int(rounds), options.against)))
+        print(json.dumps(child(entry_name, case_name, int(rounds), options.against, venv)))
         return
     print(f"{options.rounds} paired rounds per row; {load()} at the start")
     print(f"{'entry:case':<28} {'notation':<9} {'MB':>7} {'M turns':>8} {'entry s':>15} {'check s':>15} "
@@ -204,7 +245,7 @@ def main() -> None:
           f"{'loop Mt/s':>9}")
     rows = []
     for row in options.row or ROWS:
-        got = run_child(row, options.rounds, options.against)
+        got = run_child(row, options.rounds, options.against, venv)
         times = got["times"]
         median = {name: statistics.median(values) for name, values in times.items() if values}
         cells = " ".join(f"{min(times[name]):>7.3f}/{median[name]:<7.3f}" for name in ("entry", "check", "reported"))
@@ -217,6 +258,12 @@ def main() -> None:
               f"(CPU {median['entry cpu']:.3f} s), `verify check --case` {min(times['verify check']):.3f}/"
               f"{median['verify check']:.3f} s (CPU {median['check cpu']:.3f} s): "
               f"{median['verify check'] / median['entry process']:.2f}x", flush=True)
+        entry = median["entry"]
+        print(f"{'':<28} the floor: the entry into a pipe only drained {median['entry pipe']:.3f} s "
+              f"({median['entry pipe'] / entry:.2f}x the entry to /dev/null), into a file in /dev/shm "
+              f"{median['entry file']:.3f} s ({median['entry file'] / entry:.2f}x); the interpreter's start "
+              f"{median['interpreter'] * 1000:.1f} ms; into the pipe plus that start "
+              f"{(median['entry pipe'] + median['interpreter']) / entry:.2f}x", flush=True)
         if options.against:
             print(f"{'':<28} {options.against}: `verify check --case` {min(times['REF check']):.3f}/"
                   f"{median['REF check']:.3f} s (CPU {median['REF cpu']:.3f} s): "
@@ -234,7 +281,10 @@ def main() -> None:
           "CPU second (best of 3); whole processes = the issue's measurement: the entry's process alone "
           "(stdout to /dev/null) and the whole `verify check ENTRY --case CASE` process, alternated in the "
           "same rounds, min/median wall and median CPU (user + system, children included); with --against "
-          "REF, the whole command of REF too, right after this tree's in each round")
+          "REF, the whole command of REF too, right after this tree's in each round; the floor = the entry "
+          "alone with its stdout a pipe this process only drains, or a file in /dev/shm, and the start of "
+          "the interpreter that runs the whole command (`-c pass`): what any judge reading the output from "
+          "a Python process costs at least, over the entry to /dev/null")
     print(json.dumps(rows))
 
 

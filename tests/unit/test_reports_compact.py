@@ -120,3 +120,13 @@ class _Tty:
 ])
 def test_use_colour_honours_no_color_and_force_color(env, tty, expected):
     assert use_colour(_Tty(tty), Settings.from_environment(env).colour) is expected
+
+
+def test_wide_characters_keep_the_columns_in_line():
+    checks = [CheckResult(label, [CaseResult(label, "map-1", Verdict.accept(), time=0.1, memory=1 << 20,
+                                             isolation="fake")]) for label in ("desert/日本語", "desert/abcdefgh")]
+    lines = check_report(checks, "table", CheckView(compact=True, width=100)).splitlines()
+    wide, plain = lines[2], lines[3]
+    # the verdict starts at the same terminal column on both lines: 日本語 takes 6 columns
+    assert wide.index("AC") + 3 == plain.index("AC")
+    assert wide.split() == ["desert/日本語", "AC", "1/1", "0.10s", "1", "MiB"]

@@ -1,5 +1,8 @@
-"""The check report's table against tabulate's own layouts, which it replaces there."""
+"""The check report's table against tabulate's own layouts, which it replaces there, and its
+wrapping of details against textwrap's, by columns where textwrap counts characters."""
 from __future__ import annotations
+
+import textwrap
 
 import pytest
 from hypothesis import given, settings
@@ -7,7 +10,7 @@ from hypothesis import strategies as st
 from tabulate import tabulate
 
 from verify.reports.colour import paint_status
-from verify.reports.text_table import table, width
+from verify.reports.text_table import table, width, wrap
 from verify.verdict import Status
 
 # what an escaped cell may hold: ASCII, accented and combining Latin, CJK, fullwidth forms,
@@ -45,3 +48,28 @@ def test_widths_count_columns_not_characters():
 def test_an_unknown_layout_is_refused():
     with pytest.raises(ValueError, match="unknown table layout"):
         table([], ["a"], "grid")
+
+
+# words as a detail has them: single spaces between words of ASCII, or of any of LETTERS
+ASCII_WORDS = st.lists(st.text(alphabet="abcdefghij-./:0129()", min_size=1, max_size=30), max_size=12).map(" ".join)
+ANY_WORDS = st.lists(st.lists(LETTERS.filter(lambda letter: letter != " "), min_size=1, max_size=30).map("".join),
+                     max_size=12).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ASCII_WORDS, columns=st.integers(1, 40))
+def test_ascii_details_wrap_as_textwrap_wraps_them(text, columns):
+    expected = textwrap.wrap(text, columns, break_long_words=True, break_on_hyphens=False) or [""]
+    assert wrap(text, columns) == [line.rstrip() for line in expected]     # (no space left at a line's end)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ANY_WORDS, columns=st.integers(2, 40))
+def test_wrapped_lines_fit_their_columns_and_keep_every_character(text, columns):
+    lines = wrap(text, columns)
+    assert all(width(line) <= columns for line in lines), lines
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+def test_a_wide_detail_wraps_by_columns():
+    assert wrap("日本語の説明 です", 8) == ["日本語の", "説明", "です"]

@@ -19,7 +19,6 @@ the accepted run that came closest to its time limit.
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -27,7 +26,7 @@ from verify.report_escape import markdown, one_line, xml_text
 from verify.reports.colour import paint_status
 from verify.reports.formats import CHECK, render
 from verify.reports.isolation import differences_line, isolation_fields, isolation_named
-from verify.reports.text_table import table
+from verify.reports.text_table import padded, table, width, wrap
 from verify.results import CaseResult, CheckResult
 from verify.sizes import size
 from verify.verdict import Status
@@ -270,25 +269,24 @@ def _compact_rows(checks: Sequence[CheckResult], view: CheckView,
 
 def _compact(checks: Sequence[CheckResult], view: CheckView) -> str:
     """One line per entry (cases passed/total, total time, worst memory), its failing cases below."""
-    width, colour = view.width, view.colour
-    rows = _compact_rows(checks, view, WRAPPED_DETAIL if width else DETAIL_WIDTH)
+    terminal, colour = view.width, view.colour
+    rows = _compact_rows(checks, view, WRAPPED_DETAIL if terminal else DETAIL_WIDTH)
     footer = "\n".join(_footer(checks, view))
     if not rows:
         return footer
-    table = [COMPACT_HEADERS, *(cells for cells, _, _ in rows)]
-    widths = [max(len(cells[i]) for cells in table) for i in range(len(COMPACT_HEADERS) - 1)]
+    grid = [COMPACT_HEADERS, *(cells for cells, _, _ in rows)]
+    widths = [max(width(cells[i]) for cells in grid) for i in range(len(COMPACT_HEADERS) - 1)]
     indent = sum(widths) + 2 * len(widths)
-    room = max(24, width - indent) if width else None
+    room = max(24, terminal - indent) if terminal else None
     lines = []
-    for index, cells in enumerate(table):
+    for index, cells in enumerate(grid):
         status = rows[index - 1][1] if index else Status.ACCEPTED
-        padded = [cell.ljust(w) for cell, w in zip(cells, widths, strict=False)]
+        shown = [padded(cell, w) for cell, w in zip(cells, widths, strict=False)]
         if index:
-            padded[1] = paint_status(padded[1], status, colour)
+            shown[1] = paint_status(shown[1], status, colour)
         detail = cells[-1]
-        parts = (textwrap.wrap(detail, room, break_long_words=True, break_on_hyphens=False) if room and detail
-                 else [detail])
-        lines.append(("  ".join([*padded, parts[0]])).rstrip())
+        parts = wrap(detail, room) if room and detail else [detail]
+        lines.append(("  ".join([*shown, parts[0]])).rstrip())
         lines.extend(" " * indent + part for part in parts[1:])
         if not index:
             lines.append("  ".join("-" * w for w in [*widths, max(len(COMPACT_HEADERS[-1]), 6)]))

@@ -1,4 +1,6 @@
-"""A table of text cells, left-aligned, in tabulate's "simple" and "github" layouts.
+"""A table of text cells, left-aligned, in tabulate's "simple" and "github" layouts, and text
+wrapped to a terminal's columns (the check report's compact view lays out its own columns with
+`padded` and `wrap`).
 
 The check report is written by this module rather than by tabulate: importing tabulate (with
 the importlib.metadata and wcwidth it loads) costs a `verify check` several times what the
@@ -30,8 +32,40 @@ def width(text: str) -> int:
                2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in plain)
 
 
-def _padded(text: str, columns: int) -> str:
+def padded(text: str, columns: int) -> str:
+    """`text` followed by the spaces that make it `columns` wide."""
     return text + " " * (columns - width(text))
+
+
+def wrap(text: str, columns: int) -> list[str]:
+    """`text`'s words in lines at most `columns` wide (a longer word broken where it must be),
+    as textwrap does by characters, here by the columns a terminal gives them."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while width(word) > columns:
+            room = columns - width(line) - (1 if line else 0)
+            if room <= 0:
+                lines.append(line)
+                line, room = "", columns
+            cut = _fitting(word, room)
+            lines.append(f"{line} {word[:cut]}" if line else word[:cut])
+            line, word = "", word[cut:]
+        if line and width(line) + 1 + width(word) > columns:
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}" if line else word
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+def _fitting(word: str, columns: int) -> int:
+    """How many of `word`'s first characters fit in `columns` (at least one)."""
+    for count in range(1, len(word) + 1):
+        if width(word[:count]) > columns:
+            return max(1, count - 1)
+    return len(word)
 
 
 def table(rows: Sequence[Sequence[str]], headers: Sequence[str], layout: str = "simple") -> str:
@@ -43,10 +77,10 @@ def table(rows: Sequence[Sequence[str]], headers: Sequence[str], layout: str = "
     columns = [max([width(header) + MIN_PADDING, *(width(row[index]) for row in rows)])
                for index, header in enumerate(headers)]
     if layout == "simple":
-        lines = ["  ".join(_padded(cell, size) for cell, size in zip(line, columns, strict=True)).rstrip()
+        lines = ["  ".join(padded(cell, size) for cell, size in zip(line, columns, strict=True)).rstrip()
                  for line in [headers, ["-" * size for size in columns], *rows]]
     else:
-        lines = ["| " + " | ".join(_padded(cell, size) for cell, size in zip(line, columns, strict=True)) + " |"
+        lines = ["| " + " | ".join(padded(cell, size) for cell, size in zip(line, columns, strict=True)) + " |"
                  for line in [headers, *rows]]
         lines.insert(1, "|" + "|".join("-" * (size + 2) for size in columns) + "|")
     return "\n".join(lines)

@@ -15,6 +15,7 @@ The variables, each overridden by its option where there is one:
 | ``VERIFY_HELPER=none`` | ``helper`` | no verify-init (limits by prlimit) |
 | ``VERIFY_SECCOMP=off`` | ``seccomp`` | no seccomp filter |
 | ``VERIFY_FORKSERVER=off`` | ``forkserver`` | no fork server for repeated runs |
+| ``VERIFY_ZYGOTE=off`` | ``zygote`` | no fork-server step forked from an interpreter started ahead |
 | ``VERIFY_CLUSTER`` (``--cluster``) | ``cluster`` | the Dask scheduler's address |
 | ``VERIFY_CONTEST_PATH`` (``--contest-path``) | ``contest_path`` | more folders of contests |
 | ``VERIFY_<CONTEST>_<NAME>`` | ``contest_setting(contest, name)`` | a contest's own setting, read by the contest |
@@ -49,6 +50,7 @@ class Settings:
     helper: bool = True                       # verify-init, when a C compiler builds it
     seccomp: bool = True                      # the seccomp filter, when libseccomp loads
     forkserver: bool = True                   # fork servers for repeated runs, where possible
+    zygote: bool = True                       # their Python steps forked from an interpreter started ahead
     cluster: str | None = None                # the Dask scheduler's address (None: this machine)
     contest_path: tuple[Path, ...] = ()       # more folders of contests
     debug: bool = False                       # an internal error shows its traceback
@@ -71,6 +73,7 @@ class Settings:
             helper=env.get("VERIFY_HELPER", "").lower() not in ("none", "off", "0"),
             seccomp=env.get("VERIFY_SECCOMP", "").lower() not in _OFF,
             forkserver=env.get("VERIFY_FORKSERVER", "").strip().lower() not in _OFF,
+            zygote=env.get("VERIFY_ZYGOTE", "").strip().lower() not in _OFF,
             cluster=env.get("VERIFY_CLUSTER") or None,
             contest_path=tuple(Path(folder) for folder in contest_folders(env)),
             debug=bool(env.get("VERIFY_DEBUG")),

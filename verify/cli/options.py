@@ -127,12 +127,14 @@ def _runner(context: click.Context, parameter: click.Parameter, value: str | Non
         resolving = ResolvingIsolation(lambda: isolation.from_settings(settings))
         context.call_on_close(resolving.wait)    # (its trial run ends before the command does)
         from verify.grading import LocalRunner
-        runner = LocalRunner(resolving.result, forkserver=settings.forkserver, cache=settings.cache)
+        runner = LocalRunner(resolving.result, forkserver=settings.forkserver, zygote=settings.zygote,
+                             cache=settings.cache)
     else:
         from verify.grading import LocalRunner
         from verify.runner import isolation_from_settings
         # SandboxUnavailable: one line, exit 2, before any run
-        runner = LocalRunner(isolation_from_settings(settings), forkserver=settings.forkserver, cache=settings.cache)
+        runner = LocalRunner(isolation_from_settings(settings), forkserver=settings.forkserver, zygote=settings.zygote,
+                             cache=settings.cache)
     context.call_on_close(runner.close)          # its fork servers and sandboxes built ahead
     return runner
 

@@ -78,7 +78,8 @@ def sandboxed_runner(address: str) -> LocalRunner:
     if not isolation.sandboxed:
         raise UnsandboxedWorker(f"{where}: refuses to run entries without bubblewrap "
                                 f"(its isolation: {isolation.name}; see docs/cluster.md)")
-    return LocalRunner(isolation, forkserver=settings.forkserver, cache=settings.cache)
+    return LocalRunner(isolation, forkserver=settings.forkserver, zygote=settings.zygote,
+                       cache=settings.cache)
 
 
 def worker_grader(dask_worker: Any = None) -> Grader:

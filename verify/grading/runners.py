@@ -79,22 +79,24 @@ class LocalRunner:
     """Runs programs on this machine under `isolation`, building them in `cache` (each None:
     what the environment's settings ask for, resolved now; `isolation` may also be a function
     giving it, called at its first use: the command line's, resolved beside a command). It owns
-    the boxes kept for repeated runs (fork servers unless `forkserver` is False, sandboxes built
-    ahead): `close()` (or leaving its `with` block) removes them. The CLI gives all three, from the
-    settings it built. It keeps what it prepared as long as it lives (:mod:`.memo`): a
-    program is built and its artefact checked once per runner and build key."""
+    the boxes kept for repeated runs (fork servers unless `forkserver` is False, their zygotes
+    unless `zygote` is, sandboxes built ahead): `close()` (or leaving its `with` block) removes
+    them. The CLI gives all four, from the settings it built. It keeps what it prepared as long
+    as it lives (:mod:`.memo`): a program is built and its artefact checked once per runner and
+    build key."""
 
     def __init__(self, isolation: Isolation | Callable[[], Isolation] | None = None, *,
-                 forkserver: bool | None = None, cache: Path | None = None):
-        if isolation is None or forkserver is None or cache is None:
+                 forkserver: bool | None = None, zygote: bool | None = None, cache: Path | None = None):
+        if isolation is None or forkserver is None or zygote is None or cache is None:
             settings = from_process()
             isolation = isolation if isolation is not None else from_settings(settings)
             forkserver = forkserver if forkserver is not None else settings.forkserver
+            zygote = zygote if zygote is not None else settings.zygote
             cache = cache if cache is not None else settings.cache
         self._isolation: Isolation | None = isolation if isinstance(isolation, Isolation) else None
         self._resolve = None if isinstance(isolation, Isolation) else isolation
         self._cache = cache
-        self._pools = Pools(forkserver=forkserver, cache=cache)
+        self._pools = Pools(forkserver=forkserver, zygote=zygote, cache=cache)
         self._prepared: PreparedMemo[Prepared] = PreparedMemo()
 
     @property

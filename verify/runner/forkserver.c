@@ -19,7 +19,21 @@
  *       supervisor and reporter as in any run (the program is pid 2), and nothing a step
  *       did (files, SysV or POSIX shared memory, pids) is seen by the next one.
  *
- * Both are verify's own trusted code, run as root (the fork server is used only then):
+ *   verify-forkserver zygote PIDFD -- INTERPRETER [OPTION...]
+ *       Joins the sandbox's mount, network, UTS and cgroup namespaces as a step does and
+ *       execs the interpreter (a Python zygote, forkserver.py and zygote_main.py), which
+ *       loads this file built as a library (VERIFY_ZYGOTE_LIBRARY) and serves steps with
+ *       verify_zygote_serve: each request (from a relay, below) is forked into a step made
+ *       exactly as `step` makes one, except that the program's process, once hardened and
+ *       given go, returns into the interpreter instead of an exec, and runs the program there.
+ *
+ *   verify-forkserver relay ZSOCK WORKDIR TMPFS_SIZE N KEEP... VERIFY-INIT [OPTION...] -- COMMAND...
+ *       A zygote's step as verify starts it: sends the zygote (socket ZSOCK) these arguments
+ *       and every descriptor it holds (the step's pipes, report, go, cgroup and seccomp
+ *       descriptors, at the numbers the options name), then waits for the step to end and
+ *       ends the way it did. Its own end (verify killed it) ends the step.
+ *
+ * All are verify's own trusted code, run as root (the fork server is used only then):
  * the step's program runs as the fresh uid verify-init switches to, without capabilities. */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -34,6 +48,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -41,9 +56,31 @@
 
 /* verify-init as a function of this program: a step's pid 1 runs it without an exec (an
  * exec's dynamic loader and libc start cost more than the rest of that process's start). */
+#ifdef VERIFY_ZYGOTE_LIBRARY
+/* In an interpreter's process: no atexit handler or stdio buffer of the interpreter runs in
+ * the processes forked from it. */
+static void leave(int code) { fflush(stderr); _exit(code); }
+#define exit leave
+#define VERIFY_INIT_RETURNS_PROGRAM (-1000)
+#endif
 #define main verify_init_main
 #include "init_helper.c"
 #undef main
+
+#ifndef VERIFY_INIT_RETURNS_PROGRAM
+#define VERIFY_INIT_RETURNS_PROGRAM (-1000)   /* (never returned outside a zygote) */
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+#define MAX_FDS 64
+#define MAX_ARGS 512
+#define MAX_REQUEST (1 << 16)
+
+static int zygote_relay = -1, zygote_reply = -1;   /* a zygote's step: its relay's pidfd, its reply socket */
 
 #define MAX_DEPTH 64
 #define MAX_KEEP 16
@@ -63,6 +100,7 @@ static void fail(const char *what) {
     exit(125);
 }
 
+#ifndef VERIFY_ZYGOTE_LIBRARY
 static int hold(void) {
     sigset_t children;
     sigemptyset(&children);
@@ -76,6 +114,7 @@ static int hold(void) {
         while (waitpid(-1, NULL, WNOHANG) > 0) {}
     }
 }
+#endif
 
 static void copy_file(int from, int to, const char *name, mode_t mode) {
     int in = openat(from, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -169,7 +208,50 @@ static void fresh_proc(void) {
     }
 }
 
-static int step(int argc, char **argv) {
+/* Wait for the step's pid 1 and give its wait status. `relay` >= 0 (a zygote's step): a
+ * pidfd of the relay verify started; its end is verify's, which ends the run as a parent's
+ * death ends a run of its own (verify-init's SIGUSR1). */
+static int await_init(pid_t child, int relay) {
+    if (relay >= 0) {
+        int init = (int)syscall(SYS_pidfd_open, child, 0);
+        if (init < 0) fail("pidfd_open");
+        struct pollfd watched[2] = {{init, POLLIN, 0}, {relay, POLLIN, 0}};
+        int told = 0;
+        for (;;) {
+            if (poll(watched, told ? 1 : 2, -1) < 0) {
+                if (errno == EINTR) continue;
+                fail("poll");
+            }
+            if (watched[0].revents) break;
+            if (!told && watched[1].revents) { kill(child, SIGUSR1); told = 1; }
+        }
+        close(init);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0) {
+        if (errno != EINTR) fail("waitpid");
+    }
+    return status;
+}
+
+#ifndef VERIFY_ZYGOTE_LIBRARY
+/* End the way a process whose wait status is `status` ended. */
+static int end_as(int status) {
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        signal(sig, SIG_DFL);
+        sigset_t only; sigemptyset(&only); sigaddset(&only, sig);
+        sigprocmask(SIG_UNBLOCK, &only, NULL);
+        kill(getpid(), sig);
+        return 128 + sig;
+    }
+    return WEXITSTATUS(status);
+}
+#endif
+
+/* A step, up to its end: its pid 1's wait status; or, in a zygote's step, in the program's
+ * process, VERIFY_INIT_RETURNS_PROGRAM (the caller runs the program). */
+static int step(int argc, char **argv, int *status) {
     if (argc < 7) { fprintf(stderr, "usage: verify-forkserver step PIDFD WORKDIR SIZE N KEEP... COMMAND...\n"); return 125; }
     int sandbox = atoi(argv[2]);
     const char *workdir = argv[3];
@@ -222,26 +304,228 @@ static int step(int argc, char **argv) {
         drop_capabilities();
         int count = 0;
         while (command[count] != NULL) count++;
-        exit(verify_init_main(count, command));
+        if (zygote_relay >= 0) { close(zygote_relay); close(zygote_reply); }
+        int ended = verify_init_main(count, command);
+        if (ended == VERIFY_INIT_RETURNS_PROGRAM) return ended;   /* the program's process */
+        exit(ended);
     }
+    *status = await_init(child, zygote_relay);
+    return 0;
+}
+
+#ifdef VERIFY_ZYGOTE_LIBRARY
+static struct sigaction interpreter_actions[NSIG];
+static sigset_t interpreter_mask;
+static int program_argc = 0;
+
+int verify_zygote_argc(void) { return program_argc; }
+const char *verify_zygote_arg(int index) {
+    return index >= 0 && index < program_argc ? returned_command[index] : NULL;
+}
+
+/* The program's process, about to run the program in the interpreter: what an exec would
+ * have given it. Dumpable again (verify-init's non-dumpable mark is inherited by a fork,
+ * reset by an exec), the interpreter's own signal dispositions and mask (verify-init reset
+ * them to the defaults for an exec), and no descriptor but its stdin, stdout and stderr (the
+ * set-up's were close-on-exec). */
+static void as_after_exec(void) {
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    for (int sig = 1; sig < NSIG; sig++) {
+        if (sig != SIGKILL && sig != SIGSTOP) sigaction(sig, &interpreter_actions[sig], NULL);
+    }
+    sigprocmask(SIG_SETMASK, &interpreter_mask, NULL);
+    if (syscall(SYS_close_range, 3, ~0U, 0) != 0) {
+        for (int fd = 3; fd < 4096; fd++) close(fd);
+    }
+    int count = 0;
+    while (returned_command[count] != NULL) count++;
+    program_argc = count;
+}
+
+static int split(char *request, size_t size, char **words, int most) {
+    int count = 0;
+    for (size_t at = 0; at < size && count < most;) {
+        words[count++] = request + at;
+        at += strlen(request + at) + 1;
+    }
+    return count;
+}
+
+/* Move `fd` to a number at `floor` or above (the step's own descriptors go below it). */
+static int moved_up(int fd, int floor) {
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, floor);
+    if (moved < 0) fail("F_DUPFD");
+    close(fd);
+    return moved;
+}
+
+/* One request, in the zygote's child: fds[0] the relay's pidfd, fds[1] its reply socket, the
+ * rest the step's descriptors, put at the numbers the request names ("T", T numbers, then the
+ * arguments of `step` after its PIDFD). Returns in the program's process only. */
+static int zygote_step(char *request, size_t size, int *fds, int nfds, int server) {
+    char *words[MAX_ARGS + 4];
+    int nwords = split(request, size, words, MAX_ARGS);
+    int ntargets = nwords > 0 ? atoi(words[0]) : -1;
+    if (ntargets != nfds - 2 || nwords < 1 + ntargets + 4) { errno = EINVAL; fail("zygote request"); }
+    int floor = server;
+    for (int k = 0; k < nfds; k++) if (fds[k] > floor) floor = fds[k];
+    for (int k = 0; k < ntargets; k++) if (atoi(words[1 + k]) > floor) floor = atoi(words[1 + k]);
+    floor += 1;
+    server = moved_up(server, floor);
+    zygote_relay = moved_up(fds[0], floor);
+    zygote_reply = moved_up(fds[1], floor);
+    int high[MAX_FDS];
+    for (int k = 0; k < ntargets; k++) high[k] = moved_up(fds[2 + k], floor);
+    /* nothing of the zygote's own below the floor (its stdin, stdout, stderr, socket) */
+    if (syscall(SYS_close_range, 0, floor - 1, 0) != 0) {
+        for (int fd = 0; fd < floor; fd++) close(fd);
+    }
+    for (int k = 0; k < ntargets; k++) {
+        if (dup2(high[k], atoi(words[1 + k])) < 0) fail("dup2");
+        close(high[k]);
+    }
+    char number[16];
+    snprintf(number, sizeof number, "%d", server);
+    char *argv[MAX_ARGS + 4];
+    int argc = 0;
+    argv[argc++] = "verify-forkserver";
+    argv[argc++] = "step";
+    argv[argc++] = number;
+    for (int k = 1 + ntargets; k < nwords; k++) argv[argc++] = words[k];
+    argv[argc] = NULL;
     int status = 0;
-    while (waitpid(child, &status, 0) < 0) {
-        if (errno != EINTR) fail("waitpid");
+    if (step(argc, argv, &status) == VERIFY_INIT_RETURNS_PROGRAM) return VERIFY_INIT_RETURNS_PROGRAM;
+    dprintf(zygote_reply, "%d\n", status);
+    _exit(0);
+}
+
+/* The zygote's loop, called once by the interpreter on its socket to verify (requests from
+ * relays) and the sandbox's pidfd. Returns 0 in a step's program process, which then runs
+ * the program (its command line: verify_zygote_arg); -1 once verify has closed the socket. */
+int verify_zygote_serve(int sock, int server) {
+    for (int sig = 1; sig < NSIG; sig++) sigaction(sig, NULL, &interpreter_actions[sig]);
+    sigprocmask(SIG_SETMASK, NULL, &interpreter_mask);
+    static char request[MAX_REQUEST + 1];
+    for (;;) {
+        while (waitpid(-1, NULL, WNOHANG) > 0) {}
+        union { char bytes[CMSG_SPACE(sizeof(int) * MAX_FDS)]; struct cmsghdr align; } control;
+        struct iovec part = {request, MAX_REQUEST};
+        struct msghdr message = {0};
+        message.msg_iov = &part;
+        message.msg_iovlen = 1;
+        message.msg_control = control.bytes;
+        message.msg_controllen = sizeof control.bytes;
+        ssize_t got = recvmsg(sock, &message, MSG_CMSG_CLOEXEC);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return -1;
+        int fds[MAX_FDS], nfds = 0;
+        for (struct cmsghdr *part = CMSG_FIRSTHDR(&message); part != NULL; part = CMSG_NXTHDR(&message, part)) {
+            if (part->cmsg_level != SOL_SOCKET || part->cmsg_type != SCM_RIGHTS) continue;
+            int count = (int)((part->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+            for (int k = 0; k < count && nfds < MAX_FDS; k++) memcpy(&fds[nfds++], CMSG_DATA(part) + k * sizeof(int), sizeof(int));
+        }
+        request[got] = 0;
+        if (!(message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) && nfds >= 2) {
+            pid_t child = fork();
+            if (child == 0) {
+                close(sock);
+                zygote_step(request, (size_t)got, fds, nfds, server);
+                as_after_exec();
+                return 0;
+            }
+        }
+        for (int k = 0; k < nfds; k++) close(fds[k]);
+        /* nothing of this request stays in the memory the next steps are forked with */
+        memset(request, 0, (size_t)got);
+        memset(&control, 0, sizeof control);
+        memset(fds, 0, sizeof fds);
     }
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        signal(sig, SIG_DFL);
-        sigset_t only; sigemptyset(&only); sigaddset(&only, sig);
-        sigprocmask(SIG_UNBLOCK, &only, NULL);
-        kill(getpid(), sig);
-        return 128 + sig;
+}
+#else
+static int relay(int argc, char **argv) {
+    if (argc < 8) { fprintf(stderr, "usage: verify-forkserver relay ZSOCK WORKDIR SIZE N KEEP... COMMAND...\n"); return 125; }
+    int zygote = atoi(argv[2]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    int self = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    if (self < 0) fail("pidfd_open");
+    int reply[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, reply) != 0) fail("socketpair");
+    int fds[MAX_FDS], nfds = 0;
+    fds[nfds++] = self;
+    fds[nfds++] = reply[1];
+    int targets[MAX_FDS], ntargets = 0;
+    DIR *listing = opendir("/proc/self/fd");
+    if (listing == NULL) fail("opendir /proc/self/fd");
+    struct dirent *entry;
+    while ((entry = readdir(listing)) != NULL) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+        int fd = atoi(entry->d_name);
+        if (fd == dirfd(listing) || fd == zygote || fd == self || fd == reply[0] || fd == reply[1]) continue;
+        if (nfds == MAX_FDS) { errno = EMFILE; fail("too many descriptors"); }
+        targets[ntargets++] = fd;
+        fds[nfds++] = fd;
     }
-    return WEXITSTATUS(status);
+    closedir(listing);
+    static char request[MAX_REQUEST];
+    size_t used = (size_t)snprintf(request, sizeof request, "%d", ntargets) + 1;
+    for (int k = 0; k < ntargets; k++) used += (size_t)snprintf(request + used, sizeof request - used, "%d", targets[k]) + 1;
+    for (int k = 3; k < argc; k++) {
+        size_t length = strlen(argv[k]) + 1;
+        if (used + length > sizeof request) { errno = E2BIG; fail("request"); }
+        memcpy(request + used, argv[k], length);
+        used += length;
+    }
+    union { char bytes[CMSG_SPACE(sizeof(int) * MAX_FDS)]; struct cmsghdr align; } control;
+    memset(&control, 0, sizeof control);
+    struct iovec part = {request, used};
+    struct msghdr message = {0};
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control.bytes;
+    message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
+    struct cmsghdr *rights = CMSG_FIRSTHDR(&message);
+    rights->cmsg_level = SOL_SOCKET;
+    rights->cmsg_type = SCM_RIGHTS;
+    rights->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
+    memcpy(CMSG_DATA(rights), fds, sizeof(int) * (size_t)nfds);
+    while (sendmsg(zygote, &message, MSG_NOSIGNAL) < 0) {
+        if (errno != EINTR) fail("cannot reach the zygote");
+    }
+    /* the step holds them now (its pipes' ends are its own alone) */
+    for (int k = 0; k < nfds; k++) close(fds[k]);
+    close(zygote);
+    char said[32];
+    size_t have = 0;
+    for (;;) {
+        ssize_t got = read(reply[0], said + have, sizeof said - 1 - have);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        have += (size_t)got;
+        if (have == sizeof said - 1) break;
+    }
+    said[have] = 0;
+    if (have == 0) return 125;         /* the zygote or the step's process died without a word */
+    return end_as(atoi(said));
 }
 
 int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "hold")) return hold();
-    if (argc >= 2 && !strcmp(argv[1], "step")) return step(argc, argv);
-    fprintf(stderr, "usage: verify-forkserver hold | step PIDFD WORKDIR SIZE COMMAND...\n");
+    if (argc >= 2 && !strcmp(argv[1], "step")) {
+        int status = 0;
+        step(argc, argv, &status);
+        return end_as(status);
+    }
+    if (argc >= 2 && !strcmp(argv[1], "relay")) return relay(argc, argv);
+    if (argc >= 5 && !strcmp(argv[1], "zygote") && !strcmp(argv[3], "--")) {
+        int sandbox = atoi(argv[2]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        if (setns(sandbox, CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP) != 0)
+            fail("cannot enter the sandbox");
+        if (chdir("/") != 0) fail("chdir /");
+        execvp(argv[4], argv + 4);
+        fail("cannot start the zygote's interpreter");
+    }
+    fprintf(stderr, "usage: verify-forkserver hold | step PIDFD WORKDIR SIZE COMMAND... | relay ZSOCK ... | zygote PIDFD -- COMMAND...\n");
     return 125;
 }
+#endif

@@ -27,6 +27,7 @@ import os
 import secrets
 import select
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -48,6 +49,9 @@ from verify.runner.process import RunResult, Started, StdoutConsumer, drive
 from verify.runner.sandbox import STOP_GRACE, UID_RANGE, Sandbox
 
 SOURCE = Path(__file__).with_name("forkserver.c")
+ZYGOTE_CODE = Path(__file__).with_name("zygote_main.py")
+LIBRARY = ("verify-zygote.so", "VERIFY_ZYGOTE_LIBRARY")     # forkserver.c built as a zygote's library
+ZYGOTE_LANGUAGES = ("python",)
 MAX_IDLE = 4
 MAX_UNSUITABLE = 64
 READY_TIMEOUT = 10.0
@@ -80,7 +84,25 @@ def programs_can_join(isolation: Isolation, release: str | None = None) -> bool:
 
 def binary(cache: Path | None = None) -> str | None:
     """verify-forkserver's path, compiled once into `cache` (None: cache_root(); None without a C compiler)."""
-    return compiled_tool(SOURCE, "forkserver", "verify-forkserver", cache, includes=[HELPER_SOURCE])
+    return compiled_tool(SOURCE, "forkserver", "verify-forkserver", cache, includes=[HELPER_SOURCE], library=LIBRARY)
+
+
+def zygote_library(server: str) -> str | None:
+    """The zygote's library built beside verify-forkserver (`server`); None when it did not compile."""
+    library = Path(server).with_name(LIBRARY[0])
+    return str(library) if library.exists() else None
+
+
+def zygote_prefix(prepared: Prepared, argv: Sequence[str]) -> tuple[str, ...] | None:
+    """The interpreter's part of the command line `argv` of `prepared` that a zygote starts
+    ahead (`python3 -s`), when its steps can be forked from one: a language that has a zygote,
+    no flags of the entry's (they change the interpreter's start, and the zygote starts as
+    root), the script right after. None otherwise."""
+    if prepared.language.key not in ZYGOTE_LANGUAGES or prepared.program.flags:
+        return None
+    if len(argv) < 3 or argv[1] != "-s" or argv[2].startswith("-"):
+        return None
+    return (argv[0], argv[1])
 
 
 class ServerUnavailable(Exception):
@@ -91,9 +113,11 @@ class ServerUnavailable(Exception):
 class ForkServer:
     """A long-lived sandbox for one program's folder; `step` runs one fresh process in it."""
 
-    def __init__(self, prepared: Prepared, isolation: Isolation, server: str) -> None:
+    def __init__(self, prepared: Prepared, isolation: Isolation, server: str, *, zygotes: bool = True) -> None:
         self.isolation = isolation
         self.server = server
+        self.zygote: Zygote | None = None            # the interpreter its steps are forked from
+        self._zygote_refused = not zygotes or zygote_library(server) is None
         self.workdir = prepared.program.folder
         self.signature = warm.folder_signature(self.workdir)
         helper = isolation.helper
@@ -171,12 +195,37 @@ class ForkServer:
                               sandbox_pidfd=os.dup(self._pidfd), keep=self.keep,
                               cgroup_for=self._step_cgroup).__enter__()
         try:
+            sandbox.zygote = self._zygote_for(prepared, prepared.argv(args, limits, sandbox.path),
+                                              sandbox.environment(prepared.language.env))
             started = prepared.start(sandbox, args, limits)
         except BaseException:
             sandbox.cleanup()
             raise
         sandbox.process = started.process
         return ReadyStep(key, sandbox, started, threading.get_ident())
+
+    def _zygote_for(self, prepared: Prepared, argv: Sequence[str], environment: dict[str, str]) -> Zygote | None:
+        """The zygote this step is forked from (started at the first step that can have one),
+        or None: a fresh interpreter (not a language with a zygote, the entry's flags, another
+        environment than the zygote's, or no zygote could start here)."""
+        prefix = zygote_prefix(prepared, argv)
+        if prefix is None or self._zygote_refused:
+            return None
+        if self.zygote is not None and not self.zygote.alive():
+            self.zygote.close()
+            self.zygote = None
+        if self.zygote is None:
+            assert self._pidfd is not None
+            library = zygote_library(self.server)
+            assert library is not None
+            try:
+                self.zygote = Zygote(self.server, library, self._pidfd, prefix, environment)
+            except (ServerUnavailable, OSError):
+                self._zygote_refused = True
+                return None
+        if self.zygote.prefix != prefix or self.zygote.environment != environment:
+            return None
+        return self.zygote
 
     def _build_next(self, prepared: Prepared, args: Sequence[str], limits: Limits, key: StepKey) -> None:
         """Build the next step while this one's program starts (its exec overlaps the
@@ -240,6 +289,9 @@ class ForkServer:
         """Kill the sandbox (its PID 1, hence everything in it) and remove what it held."""
         self._drop_next()
         self._await_exiting()
+        if self.zygote is not None:
+            self.zygote.close()
+            self.zygote = None
         self._sandbox.kill_leftovers()
         if self._process is not None:
             try:
@@ -270,6 +322,8 @@ class StepSandbox(Sandbox):
         self.cgroup_for = cgroup_for
         self.keep = list(keep)
         self.sandbox_pidfd: int | None = sandbox_pidfd
+        self.zygote: Zygote | None = None  # the zygote its program's process is forked from (None: an exec)
+        self._zygote_fd: int | None = None  # (a copy of its socket, passed to the relay)
         self.process: subprocess.Popen[bytes] | None = None     # its verify-forkserver, once started
         self.went = False                  # go was given: the program may have started
         self.cut_short = False             # verify stopped it (else it ended by itself)
@@ -301,16 +355,23 @@ class StepSandbox(Sandbox):
         options = self._helper_options(limits, memory_kind, memory_extra, processes)
         if self._seccomp_fd is not None:
             options += ["--seccomp", str(self._seccomp_fd)]     # (bubblewrap's part in a run of its own)
-        return [self.server, "step", str(self.sandbox_pidfd), str(self.workdir), str(TMPFS_SIZE),
-                str(len(self.keep)), *self.keep, helper, *options, "--", *argv]
+        step = [str(self.workdir), str(TMPFS_SIZE), str(len(self.keep)), *self.keep, helper, *options, "--", *argv]
+        if self.zygote is not None:
+            # its relay hands the zygote these arguments and its descriptors, the pidfd aside
+            os.close(self.sandbox_pidfd)
+            self.sandbox_pidfd = None
+            self._zygote_fd = os.dup(self.zygote.socket.fileno())
+            return [self.server, "relay", str(self._zygote_fd), *step]
+        return [self.server, "step", str(self.sandbox_pidfd), *step]
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        return (*super().pass_fds, *((self.sandbox_pidfd,) if self.sandbox_pidfd is not None else ()))
+        own = (fd for fd in (self.sandbox_pidfd, self._zygote_fd) if fd is not None)
+        return (*super().pass_fds, *own)
 
     def spawned(self) -> None:
         super().spawned()                  # (closes every passed descriptor, the pidfd's copy too)
-        self.sandbox_pidfd = None
+        self.sandbox_pidfd = self._zygote_fd = None
 
     def go(self) -> bool:
         self.went = True
@@ -351,13 +412,69 @@ class StepSandbox(Sandbox):
         super().kill_leftovers()
 
     def cleanup(self) -> None:
-        if self.sandbox_pidfd is not None:
-            os.close(self.sandbox_pidfd)
-            self.sandbox_pidfd = None
+        for fd in (self.sandbox_pidfd, self._zygote_fd):
+            if fd is not None:
+                os.close(fd)
+        self.sandbox_pidfd = self._zygote_fd = None
         super().cleanup()
         if self._init_fd is not None:
             os.close(self._init_fd)
             self._init_fd = None
+
+
+class Zygote:
+    """An interpreter started once in a fork server's sandbox, as root, with nothing of the
+    entry run (zygote_main.py); each step of a program it serves is a process forked from it
+    (through the step's relay, forkserver.c) and made as any step is, which runs the program's
+    script in the interpreter forked with it instead of starting one."""
+
+    def __init__(self, server: str, library: str, sandbox_pidfd: int, prefix: tuple[str, ...],
+                 environment: dict[str, str]) -> None:
+        self.prefix = prefix
+        self.environment = environment
+        self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self._process: subprocess.Popen[bytes] | None = None
+        try:
+            argv = [server, "zygote", str(sandbox_pidfd), "--", *prefix, "-c", ZYGOTE_CODE.read_text(),
+                    str(theirs.fileno()), str(sandbox_pidfd), library]
+            # its stdin, stdout and stderr are pipes, as a step's are when its interpreter starts
+            # (their buffers are sized then); from the thread that lives as long as verify (its
+            # parent-death signal follows the thread that started it)
+            self._process = _spawner.submit(
+                subprocess.Popen, argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env=environment, start_new_session=True, close_fds=True,
+                pass_fds=(sandbox_pidfd, theirs.fileno())).result()
+            stdout = self._process.stdout
+            assert stdout is not None
+            ready, _, _ = select.select([stdout], [], [], READY_TIMEOUT)
+            if not ready or os.read(stdout.fileno(), 1) != b"r":
+                raise ServerUnavailable("the zygote did not start")
+        except BaseException:
+            self.close()
+            raise
+        finally:
+            theirs.close()
+        for pipe in (self._process.stdin, self._process.stdout, self._process.stderr):
+            if pipe is not None:
+                pipe.close()
+
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def close(self) -> None:
+        """End it (the steps still forked from it end with it) and wait for it."""
+        self.socket.close()
+        process, self._process = self._process, None
+        if process is None:
+            return
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        process.wait()
+        for pipe in (process.stdin, process.stdout, process.stderr):
+            if pipe is not None and not pipe.closed:
+                pipe.close()
 
 
 StepKey = tuple[Hashable, ...]       # what a step built ahead must have been built for
@@ -432,8 +549,9 @@ class ForkServerPool:
     `enabled` False (VERIFY_FORKSERVER=off): it serves no run. Its servers are built in
     `cache` (None: cache_root())."""
 
-    def __init__(self, *, enabled: bool = True, cache: Path | None = None) -> None:
+    def __init__(self, *, enabled: bool = True, zygotes: bool = True, cache: Path | None = None) -> None:
         self.enabled = enabled
+        self.zygotes = zygotes
         self.cache = cache
         self._lock = threading.Lock()
         self._idle: IdleBoxes[ForkServer] = IdleBoxes(MAX_IDLE)
@@ -458,7 +576,7 @@ class ForkServerPool:
         server = self._take(key, signature)
         if server is None:
             try:
-                server = ForkServer(prepared, isolation, server_binary)
+                server = ForkServer(prepared, isolation, server_binary, zygotes=self.zygotes)
             except (ServerUnavailable, OSError):
                 with self._lock:
                     self._unsuitable[key] = signature          # not tried again for this folder as it is

@@ -27,20 +27,28 @@ def helper_path(cache: Path | None = None) -> str | None:
 
 
 def compiled_tool(source: Path, kind: str, name: str, cache: Path | None = None,
-                  includes: Sequence[Path] = ()) -> str | None:
+                  includes: Sequence[Path] = (), library: Library | None = None) -> str | None:
     """One of verify's own C tools (``source``, which #includes the sources ``includes``),
     compiled once into ``<cache>/<kind>/<digest>/<name>`` (None: cache_root()); None without a
-    C compiler. Remembered per cache location for the life of the process."""
+    C compiler. ``library``: the same source is also built as a shared library beside it
+    (its file name and the macro defined for that build), when it compiles. Remembered per
+    cache location for the life of the process."""
     cache = cache if cache is not None else cache_root()
     where = (str(source), str(cache))
     known = _built.get(where)
     if known is None or (known and not os.path.exists(known)):
-        known = _built[where] = _build(source, includes, cache, kind, name) or ""
+        known = _built[where] = _build(source, includes, cache, kind, name, library) or ""
     return known or None
 
 
-def _build(source_path: Path, includes: Sequence[Path], cache: Path, kind: str, name: str) -> str | None:
+Library = tuple[str, str]        # a shared library's file name, the macro its build defines
+
+
+def _build(source_path: Path, includes: Sequence[Path], cache: Path, kind: str, name: str,
+           library: Library | None = None) -> str | None:
     digest = hashlib.sha256(source_path.read_bytes())
+    if library is not None:
+        digest.update("\0".join(library).encode())
     for included in includes:
         digest.update(included.read_bytes())
     folder = cache / kind / digest.hexdigest()[:16]
@@ -57,6 +65,9 @@ def _build(source_path: Path, includes: Sequence[Path], cache: Path, kind: str, 
                                stdin=subprocess.DEVNULL, capture_output=True)
         if built.returncode != 0:
             return None
+        if library is not None:     # (none when it does not compile: what needs it goes without)
+            subprocess.run([compiler, "-O2", "-shared", "-fPIC", f"-D{library[1]}", "-o", str(staging / library[0]),
+                            str(source_path)], stdin=subprocess.DEVNULL, capture_output=True)
         os.chmod(staging, 0o755)
         try:
             os.rename(staging, folder)

@@ -103,6 +103,9 @@ struct ll_path_beneath { uint64_t allowed_access; int32_t parent_fd; } __attribu
 
 static volatile sig_atomic_t parent_died = 0, stop_requested = 0;
 static volatile pid_t program = 0;
+#ifdef VERIFY_INIT_RETURNS_PROGRAM
+static char **returned_command = NULL;   /* in the program's process: its command line */
+#endif
 static int setup_status = -1;   /* in the child: the close-on-exec pipe that says the set-up failed */
 static void on_parent_death(int sig) { (void)sig; parent_died = 1; }
 /* verify asks for the end of the run: the program's group dies at once (async-signal-safe);
@@ -672,6 +675,12 @@ int main(int argc, char **argv) {
         if (seccomp >= 0) load_seccomp(seccomp);
         if (guard) install_guard(supervisor, original_parent);
         if (go >= 0) await_go(go, cgroups, ncgroups);
+#ifdef VERIFY_INIT_RETURNS_PROGRAM
+        /* a zygote's step (forkserver.c): the interpreter this process was forked from runs
+         * the program here, where an exec would have started it */
+        returned_command = command;
+        return VERIFY_INIT_RETURNS_PROGRAM;
+#endif
         execvp(command[0], command);
         /* verify made this command line (an interpreter, a compiler, an artefact it built):
          * one that cannot be started is the judge's failure, never the program's */

@@ -37,11 +37,12 @@ class Pool(Protocol):
 
 
 class Pools:
-    """The fork servers first (as root under bubblewrap; `forkserver` False: none; built in
-    `cache`, None: cache_root()), else sandboxes built ahead."""
+    """The fork servers first (as root under bubblewrap; `forkserver` False: none; `zygote`
+    False: none of their steps forked from an interpreter started ahead; built in `cache`,
+    None: cache_root()), else sandboxes built ahead."""
 
-    def __init__(self, *, forkserver: bool = True, cache: Path | None = None) -> None:
-        self.fork_servers = ForkServerPool(enabled=forkserver, cache=cache)
+    def __init__(self, *, forkserver: bool = True, zygote: bool = True, cache: Path | None = None) -> None:
+        self.fork_servers = ForkServerPool(enabled=forkserver, zygotes=zygote, cache=cache)
         self.built_ahead = BuiltAheadPool()
         self.members: tuple[Pool, ...] = (self.fork_servers, self.built_ahead)
         _open.add(self)

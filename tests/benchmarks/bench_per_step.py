@@ -16,6 +16,8 @@ others put on the machine hits them all alike:
   runs); as a normal user, a sandbox built ahead (verify/runner/warm.py, rlimits only)
   or, where neither applies, a sandbox of its own (the line "ahead=True is served by"
   says which);
+- fresh: `ahead` with the fork server's zygote turned off (`VERIFY_ZYGOTE=off`: a
+  served Python step starts a fresh interpreter; a C step is the same as `ahead`);
 - step: a maze step as the grading core makes it, the per-step asker of one match
   (`verify.grading.interactive.PerStepAsker` over a `LocalRunner`, whose pools
   "ahead" uses too): that step plus whatever the grading core does around it;
@@ -48,12 +50,13 @@ from verify.runner import (
     resolve_isolation,
     run_prepared,
 )
+from verify.runner.pools import Pools
 
 PYTHON_STEP = "import sys\nstate = sys.stdin.read()\nprint('N' if len(state) % 2 else 'E')\n"
 C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,sizeof b,stdin);'
           'puts(n%2?"N":"E");return 0;}\n')
 STATE = b"#####\n#S..#\n#.#.#\n#..E#\n#####\n"
-WAYS = ("bare", "alone", "ahead", "step", "prepare")
+WAYS = ("bare", "alone", "ahead", "fresh", "step", "prepare")
 MOVES = (b"N\n", b"E\n")
 
 
@@ -85,8 +88,9 @@ def main() -> None:
     options = parser.parse_args()
     chosen = resolve_isolation("bwrap", cgroups=not options.no_cgroup)
     print(f"isolation {chosen.name}; load average before {os.getloadavg()[0]:.2f}; cores {os.cpu_count()}")
-    runner = LocalRunner(chosen, forkserver=True, cache=cache_root())
+    runner = LocalRunner(chosen, forkserver=True, zygote=True, cache=cache_root())
     servers = runner.pools                          # ahead and step: the same pools
+    fresh_runner = LocalRunner(chosen, forkserver=True, zygote=False, cache=cache_root())
     served_by = ("the fork server" if servers.fork_servers.possible(chosen) else
                  "sandboxes built ahead" if servers.built_ahead.possible(chosen) else "a sandbox of its own")
     print(f"ahead=True is served by {served_by}")
@@ -107,9 +111,9 @@ def main() -> None:
             def bare(argv: list[str] = argv) -> bytes:
                 return subprocess.run(argv, input=STATE, capture_output=True, check=True).stdout
 
-            def sandboxed(ahead: bool, prepared: Prepared = prepared) -> bytes:
+            def sandboxed(ahead: bool, prepared: Prepared = prepared, pools: Pools = servers) -> bytes:
                 result = run_prepared(prepared, stdin=STATE, limits=limits, isolation=chosen, ahead=ahead,
-                                      pools=servers)
+                                      pools=pools)
                 assert result.ok, result
                 return result.stdout or b""
 
@@ -124,6 +128,7 @@ def main() -> None:
 
             walls, cpus = measure(options.runs, options.block,
                             {"bare": bare, "alone": lambda: sandboxed(False), "ahead": lambda: sandboxed(True),
+                             "fresh": lambda: sandboxed(True, pools=fresh_runner.pools),
                              "step": step, "prepare": prepare_only})
             base_median, base_mean = statistics.median(walls["bare"]), statistics.mean(walls["bare"])
             for way in WAYS:
@@ -131,12 +136,15 @@ def main() -> None:
                 print(f"  {language:6s} {way:7s}: median {median * 1000:6.2f} ms, mean {mean * 1000:6.2f} ms; "
                       f"over bare: median {median / base_median:5.2f}x, mean {mean / base_mean:5.2f}x; "
                       f"verify's CPU {statistics.mean(cpus[way]) * 1000:5.2f} ms")
+            print(f"  {language:6s} ahead / fresh: median "
+                  f"{statistics.median(walls['ahead']) / statistics.median(walls['fresh']):.3f}")
             print(f"  {language:6s} ahead / alone: median "
                   f"{statistics.median(walls['ahead']) / statistics.median(walls['alone']):.3f}; "
                   f"step / ahead: median {statistics.median(walls['step']) / statistics.median(walls['ahead']):.3f}, "
                   f"verify's CPU {(statistics.mean(cpus['step']) - statistics.mean(cpus['ahead'])) * 1000:+.2f} ms "
                   f"({len(walls['bare'])} runs each)")
     runner.close()
+    fresh_runner.close()
     print(f"load average after {os.getloadavg()[0]:.2f}")
 
 

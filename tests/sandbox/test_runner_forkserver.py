@@ -217,13 +217,17 @@ def test_the_bundled_per_step_solver_plays_the_same_matches_with_and_without_the
     minotaur = load_entry(ROOT / "submissions" / "maze" / "minotaur")        # (its mazes for theseus to walk)
     contestants = [Contestant(theseus.name, theseus.options), Contestant(minotaur.name, minotaur.options)]
     logs = {}
-    for setting in ("on", "off"):
-        monkeypatch.setenv("VERIFY_FORKSERVER", setting)
+    # served with its steps forked from the zygote, served with a fresh interpreter a step, not served
+    for setting, zygote in (("on", "on"), ("fresh", "off"), ("off", "on")):
+        monkeypatch.setenv("VERIFY_FORKSERVER", "off" if setting == "off" else "on")
+        monkeypatch.setenv("VERIFY_ZYGOTE", zygote)
         folder = tmp_path / setting
         runner = LocalRunner()
         result = run_tournament(Grader(runner), contestants, [6, 8], [1, 2], jobs=2, limits=MAZE_LIMITS,
                                 log_dir=folder)
-        assert (runner.pools.fork_servers.idle() >= 1) == (setting == "on")
+        servers = runner.pools.fork_servers.servers()
+        assert (len(servers) >= 1) == (setting != "off")
+        assert any(server.zygote is not None for server in servers) == (setting == "on")
         # the match logs byte for byte (the architects' logs hold their runs' wall times)
         logs[setting] = {path.relative_to(folder): path.read_bytes() for path in sorted(folder.glob("matches/*"))}
         data = result.to_json()
@@ -236,7 +240,7 @@ def test_the_bundled_per_step_solver_plays_the_same_matches_with_and_without_the
         assert runner.pools.fork_servers.idle() == 0
     walked = [path for path in logs["on"] if str(path).endswith("--theseus.jsonl")]
     assert len(walked) == 4 and all(logs["on"][path].count(b"\n") > 5 for path in walked)
-    assert logs["on"] == logs["off"]
+    assert logs["on"] == logs["fresh"] == logs["off"]
 
 
 def test_a_server_outlives_the_thread_that_started_it(tmp_path, cgroup):
@@ -352,3 +356,82 @@ def test_a_step_sees_no_sysv_segment_an_earlier_step_made(tmp_path, cgroup):
     maker = program(tmp_path, "ipcs -m | grep -c '^0x'; ipcmk -M 4096 >/dev/null && ipcs -m | grep -c '^0x'\n")
     first, second = cgroup.step(maker), cgroup.step(maker)
     assert first.stdout == second.stdout == b"0\n1\n", (first, second)
+
+
+# -- the Python zygote: a Python step forked from an interpreter started once -----------------
+
+def _forked_from_zygote(cache: Path) -> list[int]:
+    """The live processes of a zygote whose library is in `cache` (the zygote, and what it forked
+    that has not run a program yet: every such process has the zygote's command line)."""
+    return _living_with(str(cache / "forkserver"))
+
+
+def test_a_python_step_is_forked_from_the_servers_zygote(tmp_path, accounting):
+    show = program(tmp_path, "import os, sys\nprint(os.getpid(), sys.argv, sys.stdin.read())\n", "step.py")
+    results = [accounting.step(show, stdin=b"state %d" % k) for k in range(3)]
+    assert [r.stdout for r in results] == [f"2 [{str(show.source)!r}] state {k}\n".encode() for k in range(3)]
+    (server,) = accounting.pools.fork_servers.servers()
+    assert server.zygote is not None and server.zygote.alive()
+
+
+def test_a_python_step_with_flags_or_without_the_library_starts_a_fresh_interpreter(tmp_path, cgroup,
+                                                                                   monkeypatch):
+    flagged = dataclasses.replace(program(tmp_path, "import sys\nprint(sys.flags.optimize)\n", "step.py"),
+                                  flags=("-O",))
+    assert cgroup.step(flagged).stdout == b"1\n"
+    (server,) = cgroup.pools.fork_servers.servers()
+    assert server.zygote is None
+    cgroup.pools.close()
+    monkeypatch.setattr(forkserver, "zygote_library", lambda server: None)
+    plain = program(tmp_path, "print('fresh')\n", "plain.py")
+    assert cgroup.step(plain).stdout == b"fresh\n"
+    assert all(server.zygote is None for server in cgroup.pools.fork_servers.servers())
+
+
+def test_a_python_step_stopped_at_its_limit_leaves_nothing_and_neither_does_the_zygote(tmp_path, use_isolation):
+    isolation = use_isolation("bwrap", cgroups=True)
+    if not forkserver.possible(isolation):
+        pytest.skip("no fork server here (no verify-init or no C compiler)")
+    cache = tmp_path / "cache"
+    spin = program(tmp_path, "import os\nprint(os.getuid(), flush=True)\nwhile True:\n    pass\n", "step.py")
+    with Pools(cache=cache) as own:
+        result = run_alone(spin, ahead=True, isolation=isolation, pools=own, limits=LIMITS)
+        (server,) = own.fork_servers.servers()
+        assert server.zygote is not None
+        assert result.limit == "time", result
+        assert processes_of_uid(int(result.stdout)) == []
+        assert _forked_from_zygote(cache) != []              # the zygote waits for the next step
+    deadline = time.monotonic() + 5
+    while _forked_from_zygote(cache) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _forked_from_zygote(cache) == []
+
+
+ZYGOTE_KEEPER = """
+import sys, time
+from pathlib import Path
+from verify.runner import Program, isolation_from_settings, run_program
+from verify.runner.pools import Pools
+from verify.settings import from_process
+print(run_program(Program("python", Path(sys.argv[1])), ahead=True, isolation=isolation_from_settings(from_process()),
+                  pools=Pools(cache=Path(sys.argv[2]))).stdout.decode(), flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_killed_verify_leaves_no_zygote_behind(tmp_path, cgroup):
+    cache = tmp_path / "cache"
+    os.chmod(tmp_path, 0o755)
+    show = program(tmp_path, "print('served')\n", "step.py")
+    keeper = subprocess.Popen([sys.executable, "-c", ZYGOTE_KEEPER, str(show.source), str(cache)],
+                              stdout=subprocess.PIPE, env={**os.environ, "VERIFY_SANDBOX": "bwrap"}, cwd=ROOT)
+    try:
+        assert keeper.stdout.readline() == b"served\n"
+        assert _forked_from_zygote(cache) != []               # the zygote waits, idle
+    finally:
+        keeper.kill()
+        keeper.wait()
+    deadline = time.monotonic() + 5
+    while _forked_from_zygote(cache) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _forked_from_zygote(cache) == []

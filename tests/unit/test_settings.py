@@ -15,7 +15,7 @@ def test_an_empty_environment_gives_the_defaults():
     settings = Settings.from_environment({"HOME": "/home/someone"})
     assert settings.cache == Path("/home/someone/.cache/verify")
     assert (settings.temp_root, settings.sandbox, settings.accounting, settings.cluster) == (None, "", "", None)
-    assert settings.helper and settings.seccomp and settings.forkserver
+    assert settings.helper and settings.seccomp and settings.forkserver and settings.zygote
     assert (settings.contest_path, settings.debug, settings.colour, settings.cache_max_mb) == ((), False, None, "")
     assert settings.search_path == DEFAULT_SEARCH_PATH
 
@@ -30,6 +30,7 @@ def test_the_cache_is_verify_cache_else_xdg_else_home():
     ("VERIFY_HELPER", "helper", ["none", "off", "0", "NONE"]),
     ("VERIFY_SECCOMP", "seccomp", ["off", "none", "0", "no", "Off"]),
     ("VERIFY_FORKSERVER", "forkserver", ["off", "0", "no", "none", " OFF "]),
+    ("VERIFY_ZYGOTE", "zygote", ["off", "0", "no", "none", " Off "]),
 ])
 def test_each_switch_turns_off_with_its_words_only(variable, field, words):
     for word in words:

@@ -52,14 +52,16 @@ def _run(command: list[str], zygote_modules: set[str]) -> None:
     loader = sys.modules["_frozen_importlib_external"].SourceFileLoader("__main__", script)
     namespace.clear()
     namespace.update(__name__="__main__", __doc__=None, __package__=None, __loader__=loader, __spec__=None,
-                     __builtins__=builtins, __file__=script, __cached__=None)
+                     __annotations__={}, __builtins__=builtins, __file__=script, __cached__=None)
     try:
         exec(compile(source, script, "exec"), namespace)
         status = 0
     except SystemExit as stop:
         status = exit_status(stop.code)
     except BaseException as error:                   # as the interpreter reports it, without this frame
-        sys.excepthook(type(error), error, error.__traceback__.tb_next if error.__traceback__ else None)
+        if error.__traceback__ is not None:           # (the report shows the exception's own)
+            error.__traceback__ = error.__traceback__.tb_next
+        sys.excepthook(type(error), error, error.__traceback__)
         if isinstance(error, KeyboardInterrupt):
             import signal
             finish(1, zygote_modules)

@@ -13,6 +13,12 @@ rlimits, Landlock rules and seccomp filter, the same report. The
 step is then driven and classified by process.drive, as any run. Nothing a step wrote,
 started or left behind reaches the next one (docs/runner.md, "Fork server").
 
+A Python program's server also keeps a `Zygote`: an interpreter started once in the
+sandbox (zygote_main.py), from which each step's program process is forked, through a
+`verify-forkserver relay` that verify starts instead of `step`, so that a step runs the
+script without starting an interpreter (docs/runner.md, "The Python zygote").
+VERIFY_ZYGOTE=off turns it off.
+
 Used for `run_prepared(..., ahead=True)` (what the grading core's per-step asker asks
 for) only under bubblewrap with verify-init, as root (each step gets its own uid; the
 pristine folder stays out of its reach), when the entry's folder fits in the sandbox's

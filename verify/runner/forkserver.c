@@ -234,20 +234,6 @@ static int await_init(pid_t child, int relay) {
     return status;
 }
 
-#ifndef VERIFY_ZYGOTE_LIBRARY
-/* End the way a process whose wait status is `status` ended. */
-static int end_as(int status) {
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        signal(sig, SIG_DFL);
-        sigset_t only; sigemptyset(&only); sigaddset(&only, sig);
-        sigprocmask(SIG_UNBLOCK, &only, NULL);
-        kill(getpid(), sig);
-        return 128 + sig;
-    }
-    return WEXITSTATUS(status);
-}
-#endif
 
 /* A step, up to its end: its pid 1's wait status; or, in a zygote's step, in the program's
  * process, VERIFY_INIT_RETURNS_PROGRAM (the caller runs the program). */

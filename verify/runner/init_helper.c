@@ -123,6 +123,19 @@ static void die(const char *what) {
     exit(125);
 }
 
+/* End the way a process whose wait status is `status` ended (its signal raised again). */
+static int end_as(int status) {
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        signal(sig, SIG_DFL);
+        sigset_t only; sigemptyset(&only); sigaddset(&only, sig);
+        sigprocmask(SIG_UNBLOCK, &only, NULL);
+        kill(getpid(), sig);
+        return 128 + sig;
+    }
+    return WEXITSTATUS(status);
+}
+
 static void set_limit(int resource, long long soft, long long hard) {
     struct rlimit r = {(rlim_t)soft, (rlim_t)hard};
     if (soft < 0) return;
@@ -730,13 +743,5 @@ int main(int argc, char **argv) {
                 watching ? __atomic_load_n(&refused_requests, __ATOMIC_SEQ_CST) : -1);
         close(report);
     }
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        signal(sig, SIG_DFL);
-        sigset_t all; sigemptyset(&all); sigaddset(&all, sig);
-        sigprocmask(SIG_UNBLOCK, &all, NULL);
-        kill(getpid(), sig);
-        return 128 + sig;
-    }
-    return WEXITSTATUS(status);
+    return end_as(status);
 }

@@ -508,6 +508,8 @@ int main(int argc, char **argv) {
         if (setns(sandbox, CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP) != 0)
             fail("cannot enter the sandbox");
         if (chdir("/") != 0) fail("chdir /");
+        /* the interpreter starts with the signals a step's program starts with (it keeps them) */
+        reset_program_signals();
         execvp(argv[4], argv + 4);
         fail("cannot start the zygote's interpreter");
     }

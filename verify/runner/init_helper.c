@@ -123,6 +123,13 @@ static void die(const char *what) {
     exit(125);
 }
 
+/* The signals the program's process gets back at their default before its exec: those this
+ * supervisor handles or ignores for itself. The others stay as verify left them. */
+static void reset_program_signals(void) {
+    signal(SIGUSR1, SIG_DFL); signal(SIGUSR2, SIG_DFL); signal(SIGPIPE, SIG_DFL);
+    signal(SIGINT, SIG_DFL); signal(SIGTERM, SIG_DFL); signal(SIGHUP, SIG_DFL);
+}
+
 /* End the way a process whose wait status is `status` ended (its signal raised again). */
 static int end_as(int status) {
     if (WIFSIGNALED(status)) {
@@ -668,8 +675,7 @@ int main(int argc, char **argv) {
         setup_status = setup[1];
         if (watch[0] >= 0) close(watch[0]);
         if (report >= 0) close(report);
-        signal(SIGUSR1, SIG_DFL); signal(SIGUSR2, SIG_DFL); signal(SIGPIPE, SIG_DFL);
-        signal(SIGINT, SIG_DFL); signal(SIGTERM, SIG_DFL); signal(SIGHUP, SIG_DFL);
+        reset_program_signals();
         /* a group of its own: kill(0) cannot reach us, and ending the run kills its group */
         if (setpgid(0, 0) != 0) die("setpgid");
         if (uid >= 0) {

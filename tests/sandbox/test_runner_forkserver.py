@@ -435,3 +435,18 @@ def test_a_killed_verify_leaves_no_zygote_behind(tmp_path, cgroup):
     while _forked_from_zygote(cache) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert _forked_from_zygote(cache) == []
+
+
+def test_a_python_step_starts_with_the_signals_of_a_run_of_its_own_whatever_verify_ignores(tmp_path, cgroup):
+    probe = program(tmp_path, "import signal\nprint(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "
+                              "[line for line in open('/proc/self/status') if line.startswith('SigIgn')])\n",
+                    "step.py")
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)        # (verify under nohup, or a background job)
+    try:
+        with Pools() as own:
+            served = run_alone(probe, ahead=True, isolation=cgroup.isolation, pools=own, limits=LIMITS)
+            assert [server.zygote is not None for server in own.fork_servers.servers()] == [True]
+        alone = cgroup.alone(probe)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert served.stdout == alone.stdout and served.stdout.startswith(b"True "), (served, alone)

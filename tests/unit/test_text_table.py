@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate
 
@@ -65,6 +65,7 @@ def test_ascii_details_wrap_as_textwrap_wraps_them(text, columns):
 
 @settings(max_examples=300, deadline=None)
 @given(text=ANY_WORDS, columns=st.integers(2, 40))
+@example(text="a 日aa", columns=3)          # a wide first character that does not fit after a word
 def test_wrapped_lines_fit_their_columns_and_keep_every_character(text, columns):
     lines = wrap(text, columns)
     assert all(width(line) <= columns for line in lines), lines

@@ -45,7 +45,7 @@ def wrap(text: str, columns: int) -> list[str]:
     for word in text.split():
         while width(word) > columns:
             room = columns - width(line) - (1 if line else 0)
-            if room <= 0:
+            if line and width(word[:1]) > room:     # (not even its first character fits after the line)
                 lines.append(line)
                 line, room = "", columns
             cut = _fitting(word, room)

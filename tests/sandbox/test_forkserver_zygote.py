@@ -148,6 +148,7 @@ CASES = {
     "exit none": ("import sys\nprint('out')\nsys.exit(None)\n", {}),
     "os exit": ("import os\nos.write(1, b'out')\nos._exit(5)\n", {}),
     "unflushed": ("import sys\nsys.stdout.write('no newline')\n", {}),
+    "open file": ("out = open(1, 'w', closefd=False)\nout.write('kept in a global')\n", {}),
     "atexit": ("import atexit\natexit.register(print, 'at exit')\nprint('main')\n", {}),
     "thread": ("import threading, time\n\n\ndef late():\n    time.sleep(0.2)\n    print('thread', flush=True)\n\n\n"
                "threading.Thread(target=late).start()\nprint('main', flush=True)\n", {}),
@@ -200,6 +201,7 @@ EXPECTED = {      # what each case must give (beyond being the same each way)
     "exit none": dict(exit_code=0, stdout=b"out\n", stderr=""),
     "os exit": dict(exit_code=5, stdout=b"out"),
     "unflushed": dict(exit_code=0, stdout=b"no newline"),
+    "open file": dict(exit_code=0, stdout=b"kept in a global"),
     "atexit": dict(exit_code=0, stdout=b"main\nat exit\n"),
     "thread": dict(exit_code=0, stdout=b"main\nthread\n"),
     "keyboard interrupt": dict(exit_code=None, signal=signal.SIGINT, stdout=b"before\n", stderr="KeyboardInterrupt"),

@@ -451,6 +451,9 @@ def test_handlers_only_from_the_main_thread():
 HANDLER_PROGRAM = textwrap.dedent('''\
     import os, signal, sys, threading, time
     from verify.runner import reaper
+    # a verify started from a terminal, whatever the test run ignores (a background job: SIGINT)
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
     reaper.install_signal_handlers()
     mode, flag = sys.argv[1], sys.argv[2]
     def abort():
@@ -466,26 +469,37 @@ HANDLER_PROGRAM = textwrap.dedent('''\
 ''')
 
 
-def _handler_child(mode: str, flag: Path) -> subprocess.Popen:
-    child = subprocess.Popen([sys.executable, "-c", HANDLER_PROGRAM, mode, str(flag)], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert child.stdout.readline() == "ready\n"
-    return child
+@pytest.fixture
+def handler_child():
+    """handler_child(mode, flag): a verify-like process with the reaper's handlers, killed at the
+    test's end whatever became of it (a failed test leaves nothing)."""
+    started: list[subprocess.Popen] = []
+
+    def start(mode: str, flag: Path) -> subprocess.Popen:
+        child = subprocess.Popen([sys.executable, "-c", HANDLER_PROGRAM, mode, str(flag)], cwd=ROOT,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        started.append(child)
+        assert child.stdout.readline() == "ready\n"
+        return child
+    yield start
+    for child in started:
+        child.kill()
+        child.communicate()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT])
-def test_signal_aborts_runs_and_exits_despite_blocked_threads(tmp_path, signum):
+def test_signal_aborts_runs_and_exits_despite_blocked_threads(tmp_path, signum, handler_child):
     flag = tmp_path / "flag"
-    child = _handler_child("fast", flag)
+    child = handler_child("fast", flag)
     os.kill(child.pid, signum)
     assert child.wait(timeout=10) == 128 + signum
     assert flag.read_text() == "aborted"
     assert "verify:" in child.stderr.read()
 
 
-def test_a_second_signal_while_aborting_exits_at_once(tmp_path):
+def test_a_second_signal_while_aborting_exits_at_once(tmp_path, handler_child):
     flag = tmp_path / "flag"
-    child = _handler_child("slow", flag)
+    child = handler_child("slow", flag)
     os.kill(child.pid, signal.SIGTERM)
     deadline = time.monotonic() + 10
     while not flag.exists() and time.monotonic() < deadline:

@@ -353,9 +353,13 @@ static int zygote_step(char *request, size_t size, int *fds, int nfds, int serve
     int nwords = split(request, size, words, MAX_ARGS);
     int ntargets = nwords > 0 ? atoi(words[0]) : -1;
     if (ntargets != nfds - 2 || nwords < 1 + ntargets + 4) { errno = EINVAL; fail("zygote request"); }
+    int targets[MAX_FDS];
     int floor = server;
     for (int k = 0; k < nfds; k++) if (fds[k] > floor) floor = fds[k];
-    for (int k = 0; k < ntargets; k++) if (atoi(words[1 + k]) > floor) floor = atoi(words[1 + k]);
+    for (int k = 0; k < ntargets; k++) {
+        targets[k] = atoi(words[1 + k]);
+        if (targets[k] > floor) floor = targets[k];
+    }
     floor += 1;
     server = moved_up(server, floor);
     zygote_relay = moved_up(fds[0], floor);
@@ -367,7 +371,7 @@ static int zygote_step(char *request, size_t size, int *fds, int nfds, int serve
         for (int fd = 0; fd < floor; fd++) close(fd);
     }
     for (int k = 0; k < ntargets; k++) {
-        if (dup2(high[k], atoi(words[1 + k])) < 0) fail("dup2");
+        if (dup2(high[k], targets[k]) < 0) fail("dup2");
         close(high[k]);
     }
     char number[16];

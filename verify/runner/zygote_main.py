@@ -91,8 +91,9 @@ def _finish(status: int, zygote_modules: set[str]) -> int:
     globals and its stdout and stderr flushed (a stdout that cannot be: 120). What it skips is
     the teardown of every object (the module dictionaries emptied, the final collection):
     in a process forked from the zygote that writes to each page of the interpreter's memory
-    (copied on write), more than half a step's time, and nothing of it reaches the step's output
-    but an object's `__del__` run at the end (docs/runner.md, "Zygote")."""
+    (copied on write), more than half a step's time. What a program can tell of the skip: a
+    `__del__` that would run at the end does not, and a file object held only by another object
+    is not flushed (docs/runner.md, "The Python zygote")."""
     import atexit
     import io
     import sys

@@ -3,8 +3,8 @@
     python tests/benchmarks/bench_per_step.py [--runs 200] [--block 10] [--no-cgroup]
 
 A maze solver in per-step mode is started once per step with the state on stdin and
-prints one move. A tiny C and a tiny Python program of that kind are each run `--runs`
-times in each of these ways, alternating in blocks of `--block` runs so that the load
+prints one move. A tiny C, a tiny Python and a tiny Ruby program of that kind (the Ruby one
+when `ruby` is installed) are each run `--runs` times in each of these ways, alternating in blocks of `--block` runs so that the load
 others put on the machine hits them all alike:
 
 - bare: `subprocess.run` of the same command line, no sandbox, no limits;
@@ -16,8 +16,8 @@ others put on the machine hits them all alike:
   runs); as a normal user, a sandbox built ahead (verify/runner/warm.py, rlimits only)
   or, where neither applies, a sandbox of its own (the line "ahead=True is served by"
   says which);
-- fresh: `ahead` with the fork server's zygote turned off (`VERIFY_ZYGOTE=off`: a
-  served Python step starts a fresh interpreter; a C step is the same as `ahead`);
+- fresh: `ahead` with the fork server's zygotes turned off (`VERIFY_ZYGOTE=off`: a
+  served Python or Ruby step starts a fresh interpreter; a C step is the same as `ahead`);
 - step: a maze step as the grading core makes it, the per-step asker of one match
   (`verify.grading.interactive.PerStepAsker` over a `LocalRunner`, whose pools
   "ahead" uses too): that step plus whatever the grading core does around it;
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -53,6 +54,7 @@ from verify.runner import (
 from verify.runner.pools import Pools
 
 PYTHON_STEP = "import sys\nstate = sys.stdin.read()\nprint('N' if len(state) % 2 else 'E')\n"
+RUBY_STEP = 'state = $stdin.read\nputs(state.size.odd? ? "N" : "E")\n'
 C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,sizeof b,stdin);'
           'puts(n%2?"N":"E");return 0;}\n')
 STATE = b"#####\n#S..#\n#.#.#\n#..E#\n#####\n"
@@ -98,7 +100,10 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="bench-per-step-") as folder:
         os.chmod(folder, 0o755)
-        for language, name, text in (("c", "step.c", C_STEP), ("python", "step.py", PYTHON_STEP)):
+        languages = [("c", "step.c", C_STEP), ("python", "step.py", PYTHON_STEP)]
+        if shutil.which("ruby"):
+            languages.append(("ruby", "step.rb", RUBY_STEP))
+        for language, name, text in languages:
             source = Path(folder) / language / name
             source.parent.mkdir()
             os.chmod(source.parent, 0o755)

@@ -73,7 +73,7 @@ def cgroup(use_isolation):
 def program(folder: Path, text: str, name: str = "step.sh") -> Program:
     source = folder / name
     source.write_text(text)
-    return Program("python" if name.endswith(".py") else "bash", source)
+    return Program({".py": "python", ".rb": "ruby"}.get(source.suffix, "bash"), source)
 
 
 def test_steps_share_one_server_and_each_is_a_fresh_process(tmp_path, accounting):
@@ -358,7 +358,7 @@ def test_a_step_sees_no_sysv_segment_an_earlier_step_made(tmp_path, cgroup):
     assert first.stdout == second.stdout == b"0\n1\n", (first, second)
 
 
-# -- the Python zygote: a Python step forked from an interpreter started once -----------------
+# -- the zygotes: a Python or Ruby step forked from an interpreter started once ---------------
 
 def _forked_from_zygote(cache: Path) -> list[int]:
     """The live processes of a zygote whose library is in `cache` (the zygote, and what it forked
@@ -372,6 +372,39 @@ def test_a_python_step_is_forked_from_the_servers_zygote(tmp_path, accounting):
     assert [r.stdout for r in results] == [f"2 [{str(show.source)!r}] state {k}\n".encode() for k in range(3)]
     (server,) = accounting.pools.fork_servers.servers()
     assert server.zygote is not None and server.zygote.alive()
+
+
+needs_ruby = pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby is not installed")
+
+
+@needs_ruby
+def test_a_ruby_step_is_forked_from_the_servers_zygote(tmp_path, accounting):
+    show = program(tmp_path, 'puts [$$, $0, ARGV, $stdin.read].inspect\n', "step.rb")
+    results = [accounting.step(show, stdin=b"state %d" % k) for k in range(3)]
+    assert [r.stdout for r in results] == [f'[2, "{show.source}", [], "state {k}"]\n'.encode() for k in range(3)]
+    (server,) = accounting.pools.fork_servers.servers()
+    assert server.zygote is not None and server.zygote.alive()
+    assert len(server.zygote.prefix) == 1                    # `ruby`, the script right after
+
+
+@needs_ruby
+def test_a_ruby_step_stopped_at_its_limit_leaves_nothing_and_neither_does_the_zygote(tmp_path, use_isolation):
+    isolation = use_isolation("bwrap", cgroups=True)
+    if not forkserver.possible(isolation):
+        pytest.skip("no fork server here (no verify-init or no C compiler)")
+    cache = tmp_path / "cache"
+    spin = program(tmp_path, "puts Process.uid\n$stdout.flush\nloop {}\n", "step.rb")
+    with Pools(cache=cache) as own:
+        result = run_alone(spin, ahead=True, isolation=isolation, pools=own, limits=LIMITS)
+        (server,) = own.fork_servers.servers()
+        assert server.zygote is not None
+        assert result.limit == "time", result
+        assert processes_of_uid(int(result.stdout)) == []
+        assert _forked_from_zygote(cache) != []              # the zygote waits for the next step
+    deadline = time.monotonic() + 5
+    while _forked_from_zygote(cache) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _forked_from_zygote(cache) == []
 
 
 def test_a_python_step_with_flags_or_without_the_library_starts_a_fresh_interpreter(tmp_path, cgroup,

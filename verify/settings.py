@@ -50,7 +50,7 @@ class Settings:
     helper: bool = True                       # verify-init, when a C compiler builds it
     seccomp: bool = True                      # the seccomp filter, when libseccomp loads
     forkserver: bool = True                   # fork servers for repeated runs, where possible
-    zygote: bool = True                       # their Python and Ruby steps forked from an interpreter started ahead
+    zygote: bool = True                       # their Python steps forked from an interpreter started ahead
     cluster: str | None = None                # the Dask scheduler's address (None: this machine)
     contest_path: tuple[Path, ...] = ()       # more folders of contests
     debug: bool = False                       # an internal error shows its traceback

@@ -16,8 +16,8 @@ others put on the machine hits them all alike:
   runs); as a normal user, a sandbox built ahead (verify/runner/warm.py, rlimits only)
   or, where neither applies, a sandbox of its own (the line "ahead=True is served by"
   says which);
-- fresh: `ahead` with the fork server's zygotes turned off (`VERIFY_ZYGOTE=off`: a
-  served Python or Ruby step starts a fresh interpreter; a C step is the same as `ahead`);
+- fresh: `ahead` with the fork server's zygote turned off (`VERIFY_ZYGOTE=off`: a
+  served Python step starts a fresh interpreter; a C or Ruby step is the same as `ahead`);
 - step: a maze step as the grading core makes it, the per-step asker of one match
   (`verify.grading.interactive.PerStepAsker` over a `LocalRunner`, whose pools
   "ahead" uses too): that step plus whatever the grading core does around it;

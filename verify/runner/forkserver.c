@@ -21,9 +21,8 @@
  *
  *   verify-forkserver zygote PIDFD -- INTERPRETER [OPTION...]
  *       Joins the sandbox's mount, network, UTS and cgroup namespaces as a step does and
- *       execs the interpreter (a Python or Ruby zygote, forkserver.py, zygote_main.py and
- *       zygote_main.rb), which loads this file built as a library (VERIFY_ZYGOTE_LIBRARY:
- *       Python through ctypes, Ruby as an extension, Init_verify_zygote) and serves steps with
+ *       execs the interpreter (a Python zygote, forkserver.py and zygote_main.py), which
+ *       loads this file built as a library (VERIFY_ZYGOTE_LIBRARY) and serves steps with
  *       verify_zygote_serve: each request (from a relay, below) is forked into a step made
  *       exactly as `step` makes one, except that the program's process, once hardened and
  *       given go, returns into the interpreter instead of an exec, and runs the program there.
@@ -301,34 +300,9 @@ static int step(int argc, char **argv, int *status) {
 }
 
 #ifdef VERIFY_ZYGOTE_LIBRARY
-#include <sys/eventfd.h>
-
 static struct sigaction interpreter_actions[NSIG];
 static sigset_t interpreter_mask;
 static int program_argc = 0;
-/* The interpreter's own eventfds (Ruby's signal and wake-up pipes) as the zygote started with
- * them: each program's process gets fresh ones at the same numbers, never the zygote's. */
-#define MAX_EVENTFDS 8
-static int interpreter_eventfds[MAX_EVENTFDS], interpreter_eventfd_flags[MAX_EVENTFDS];
-static int interpreter_eventfd_count = 0;
-
-static void note_interpreter_eventfds(int sock, int server) {
-    interpreter_eventfd_count = 0;
-    for (int fd = 3; fd < 256 && interpreter_eventfd_count < MAX_EVENTFDS; fd++) {
-        if (fd == sock || fd == server) continue;
-        char path[32], target[64];
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        ssize_t length = readlink(path, target, sizeof target - 1);
-        if (length < 0) continue;
-        target[length] = 0;
-        if (strcmp(target, "anon_inode:[eventfd]") != 0) continue;
-        int status = fcntl(fd, F_GETFL), descriptor = fcntl(fd, F_GETFD);
-        if (status < 0 || descriptor < 0) continue;
-        interpreter_eventfds[interpreter_eventfd_count] = fd;
-        interpreter_eventfd_flags[interpreter_eventfd_count++] =
-            (status & O_NONBLOCK ? EFD_NONBLOCK : 0) | (descriptor & FD_CLOEXEC ? EFD_CLOEXEC : 0);
-    }
-}
 
 int verify_zygote_argc(void) { return program_argc; }
 const char *verify_zygote_arg(int index) {
@@ -339,7 +313,7 @@ const char *verify_zygote_arg(int index) {
  * have given it. Dumpable again (verify-init's non-dumpable mark is inherited by a fork,
  * reset by an exec), the interpreter's own signal dispositions and mask (verify-init reset
  * them to the defaults for an exec), and no descriptor but its stdin, stdout and stderr (the
- * set-up's were close-on-exec) but fresh eventfds where the interpreter keeps its own. */
+ * set-up's were close-on-exec). */
 static void as_after_exec(void) {
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     for (int sig = 1; sig < NSIG; sig++) {
@@ -348,15 +322,6 @@ static void as_after_exec(void) {
     sigprocmask(SIG_SETMASK, &interpreter_mask, NULL);
     if (syscall(SYS_close_range, 3, ~0U, 0) != 0) {
         for (int fd = 3; fd < 4096; fd++) close(fd);
-    }
-    for (int k = 0; k < interpreter_eventfd_count; k++) {
-        int flags = interpreter_eventfd_flags[k];
-        int fresh = eventfd(0, flags);
-        if (fresh < 0) fail("eventfd");
-        if (fresh != interpreter_eventfds[k]) {
-            if (dup3(fresh, interpreter_eventfds[k], flags & EFD_CLOEXEC ? O_CLOEXEC : 0) < 0) fail("dup3");
-            close(fresh);
-        }
     }
     int count = 0;
     while (returned_command[count] != NULL) count++;
@@ -430,12 +395,6 @@ static int zygote_step(char *request, size_t size, int *fds, int nfds, int serve
 int verify_zygote_serve(int sock, int server) {
     for (int sig = 1; sig < NSIG; sig++) sigaction(sig, NULL, &interpreter_actions[sig]);
     sigprocmask(SIG_SETMASK, NULL, &interpreter_mask);
-    note_interpreter_eventfds(sock, server);
-    /* every signal blocked while it serves: the interpreter's handlers (Ruby's for SIGCHLD, as
-     * each step's process ends) never run here, so nothing they record is forked into a step */
-    sigset_t all;
-    sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, NULL);
     static char request[MAX_REQUEST + 1];
     for (;;) {
         while (waitpid(-1, NULL, WNOHANG) > 0) {}
@@ -459,7 +418,6 @@ int verify_zygote_serve(int sock, int server) {
         if (!(message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) && nfds >= 2) {
             pid_t child = fork();
             if (child == 0) {
-                sigprocmask(SIG_SETMASK, &interpreter_mask, NULL);    /* (nothing is pending in a child) */
                 close(sock);
                 zygote_step(request, (size_t)got, fds, nfds, server);
                 as_after_exec();
@@ -472,42 +430,6 @@ int verify_zygote_serve(int sock, int server) {
         memset(&control, 0, sizeof control);
         memset(fds, 0, sizeof fds);
     }
-}
-
-/* Ruby's door to the same loop: Ruby's `require` of this library (verify_zygote.so) calls
- * Init_verify_zygote, which defines VerifyZygote.serve(sock, server), returning 0 in a step's
- * program process and -1 once verify closed the socket, and VerifyZygote.argv, the program's
- * command line. Ruby's C API is declared here, weak, rather than taken from its headers
- * (which need not be installed): loaded by Python, these names resolve to nothing. */
-typedef uintptr_t ruby_value;
-extern ruby_value rb_define_module(const char *) __attribute__((weak));
-extern void rb_define_module_function(ruby_value, const char *, ruby_value (*)(), int) __attribute__((weak));
-extern ruby_value rb_int2inum(intptr_t) __attribute__((weak));
-extern long rb_num2long(ruby_value) __attribute__((weak));
-extern ruby_value rb_ary_new(void) __attribute__((weak));
-extern ruby_value rb_ary_push(ruby_value, ruby_value) __attribute__((weak));
-extern ruby_value rb_str_new_cstr(const char *) __attribute__((weak));
-extern void rb_thread_atfork(void) __attribute__((weak));
-
-static ruby_value ruby_serve(ruby_value self, ruby_value sock, ruby_value server) {
-    (void)self;
-    int served = verify_zygote_serve((int)rb_num2long(sock), (int)rb_num2long(server));
-    if (served == 0) rb_thread_atfork();   /* as after Ruby's own fork: one thread, a new random seed */
-    return rb_int2inum(served);
-}
-
-static ruby_value ruby_argv(ruby_value self) {
-    (void)self;
-    ruby_value words = rb_ary_new();
-    for (int k = 0; k < program_argc; k++) rb_ary_push(words, rb_str_new_cstr(returned_command[k]));
-    return words;
-}
-
-void Init_verify_zygote(void);
-void Init_verify_zygote(void) {
-    ruby_value module = rb_define_module("VerifyZygote");
-    rb_define_module_function(module, "serve", (ruby_value (*)())ruby_serve, 2);
-    rb_define_module_function(module, "argv", (ruby_value (*)())ruby_argv, 0);
 }
 #else
 static int relay(int argc, char **argv) {

@@ -13,10 +13,10 @@ rlimits, Landlock rules and seccomp filter, the same report. The
 step is then driven and classified by process.drive, as any run. Nothing a step wrote,
 started or left behind reaches the next one (docs/runner.md, "Fork server").
 
-A Python or Ruby program's server also keeps a `Zygote`: an interpreter started once in
-the sandbox (zygote_main.py, zygote_main.rb), from which each step's program process is
-forked, through a `verify-forkserver relay` that verify starts instead of `step`, so that a
-step runs the script without starting an interpreter (docs/runner.md, "The zygotes").
+A Python program's server also keeps a `Zygote`: an interpreter started once in the
+sandbox (zygote_main.py), from which each step's program process is forked, through a
+`verify-forkserver relay` that verify starts instead of `step`, so that a step runs the
+script without starting an interpreter (docs/runner.md, "The Python zygote").
 VERIFY_ZYGOTE=off turns it off.
 
 Used for `run_prepared(..., ahead=True)` (what the grading core's per-step asker asks
@@ -55,8 +55,9 @@ from verify.runner.process import RunResult, Started, StdoutConsumer, drive
 from verify.runner.sandbox import STOP_GRACE, UID_RANGE, Sandbox
 
 SOURCE = Path(__file__).with_name("forkserver.c")
-# forkserver.c built as a zygote's library (a Ruby extension too: Ruby calls Init_<its name>)
-LIBRARY = ("verify_zygote.so", "VERIFY_ZYGOTE_LIBRARY")
+ZYGOTE_CODE = Path(__file__).with_name("zygote_main.py")
+LIBRARY = ("verify-zygote.so", "VERIFY_ZYGOTE_LIBRARY")     # forkserver.c built as a zygote's library
+ZYGOTE_LANGUAGES = ("python",)
 MAX_IDLE = 4
 MAX_UNSUITABLE = 64
 READY_TIMEOUT = 10.0
@@ -100,32 +101,14 @@ def zygote_library(server: str) -> str | None:
 
 def zygote_prefix(prepared: Prepared, argv: Sequence[str]) -> tuple[str, ...] | None:
     """The interpreter's part of the command line `argv` of `prepared` that a zygote starts
-    ahead (`python3 -s`, `ruby`), when its steps can be forked from one: a language that has
-    a zygote, no flags of the entry's (they change the interpreter's start, and the zygote
-    starts as root), the script right after. None otherwise."""
-    kind = ZYGOTES.get(prepared.language.key)
-    if kind is None or prepared.program.flags:
+    ahead (`python3 -s`), when its steps can be forked from one: a language that has a zygote,
+    no flags of the entry's (they change the interpreter's start, and the zygote starts as
+    root), the script right after. None otherwise."""
+    if prepared.language.key not in ZYGOTE_LANGUAGES or prepared.program.flags:
         return None
-    script = 1 + len(kind.options)
-    if len(argv) <= script or tuple(argv[1:script]) != kind.options or argv[script].startswith("-"):
+    if len(argv) < 3 or argv[1] != "-s" or argv[2].startswith("-"):
         return None
-    return tuple(argv[:script])
-
-
-@dataclass(frozen=True)
-class ZygoteKind:
-    """One interpreter's zygote: its own code (a program text, run with `code_option`) and the
-    interpreter's options of the command lines it serves, between the interpreter and the script."""
-
-    code: Path
-    code_option: str
-    options: tuple[str, ...]
-
-
-ZYGOTES = {
-    "python": ZygoteKind(Path(__file__).with_name("zygote_main.py"), "-c", ("-s",)),
-    "ruby": ZygoteKind(Path(__file__).with_name("zygote_main.rb"), "-e", ()),
-}
+    return (argv[0], argv[1])
 
 
 class ServerUnavailable(Exception):
@@ -242,8 +225,7 @@ class ForkServer:
             library = zygote_library(self.server)
             assert library is not None
             try:
-                self.zygote = Zygote(self.server, library, self._pidfd, ZYGOTES[prepared.language.key], prefix,
-                                     environment)
+                self.zygote = Zygote(self.server, library, self._pidfd, prefix, environment)
             except (ServerUnavailable, OSError):
                 self._zygote_refused = True
                 return None
@@ -448,19 +430,18 @@ class StepSandbox(Sandbox):
 
 class Zygote:
     """An interpreter started once in a fork server's sandbox, as root, with nothing of the
-    entry run (its kind's code: zygote_main.py, zygote_main.rb); each step of a program it
-    serves is a process forked from it (through the step's relay, forkserver.c) and made as
-    any step is, which runs the program's script in the interpreter forked with it instead
-    of starting one."""
+    entry run (zygote_main.py); each step of a program it serves is a process forked from it
+    (through the step's relay, forkserver.c) and made as any step is, which runs the program's
+    script in the interpreter forked with it instead of starting one."""
 
-    def __init__(self, server: str, library: str, sandbox_pidfd: int, kind: ZygoteKind, prefix: tuple[str, ...],
+    def __init__(self, server: str, library: str, sandbox_pidfd: int, prefix: tuple[str, ...],
                  environment: dict[str, str]) -> None:
         self.prefix = prefix
         self.environment = environment
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._process: subprocess.Popen[bytes] | None = None
         try:
-            argv = [server, "zygote", str(sandbox_pidfd), "--", *prefix, kind.code_option, kind.code.read_text(),
+            argv = [server, "zygote", str(sandbox_pidfd), "--", *prefix, "-c", ZYGOTE_CODE.read_text(),
                     str(theirs.fileno()), str(sandbox_pidfd), library]
             # its stdin, stdout and stderr are pipes, as a step's are when its interpreter starts
             # (their buffers are sized then); from the thread that lives as long as verify (its

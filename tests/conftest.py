@@ -44,6 +44,7 @@ def use_isolation(monkeypatch):
 ATTACK_MODULES = frozenset({
     "test_runner_hostile", "test_runner_sockets", "test_runner_seccomp", "test_runner_ending",
     "test_runner_judge_failures", "test_nothing_survives", "test_forkserver_channels", "test_forkserver_zygote",
+    "test_forkserver_zygote_ruby",
     "test_runner_config_files", "test_golf_files", "test_hostile_inputs", "test_report_escaping",
     "test_trust_ci", "test_trust_cluster", "test_trust_digests", "test_trust_faults", "test_attacks_host",
     # the halves of these that run whole commands or programs

@@ -58,7 +58,7 @@ def _isolation(use_isolation, cgroups: bool):
 def answers(logs: Path) -> list[str]:
     (log,) = logs.glob("matches/*--zygote-channels.jsonl")
     records = [json.loads(line) for line in log.read_text().splitlines()]
-    return [record["answer"] for record in records if record["type"] == "step"]
+    return [record.get("answer", f"failed: {record.get('failure')}") for record in records if record["type"] == "step"]
 
 
 @pytest.mark.parametrize("accounting", ["cgroup", "rlimits"])

@@ -7,7 +7,8 @@ with VERIFY_ZYGOTE on and off.
 Ruby has no zygote (docs/runner.md, "which languages"): a Ruby process forked in C, as a
 zygote's step is, aborts at its first signal, sleep, woken thread or fork. So each served Ruby
 step starts a fresh interpreter, which the tests check (`zygoted`). The cases are the ones a
-Ruby zygote would have to pass: the one built at 9dc4f64 failed those marked (9dc4f64) below."""
+Ruby zygote would have to pass; those marked "forked in C" say what such a step did instead
+(a Ruby process forked in C from an interpreter started ahead, measured on Ruby 3.1)."""
 import json
 import os
 import re
@@ -126,7 +127,7 @@ def test_the_hostile_ruby_solver_run_as_steps_finds_what_a_run_of_its_own_finds(
 
 # -- verdicts: each case's program (and files beside it), three ways ----------------------------
 
-CASES = {   # name: (program, files beside it); (9dc4f64): what the Ruby zygote built there did instead
+CASES = {   # name: (program, files beside it); "forked in C": what a zygote's step did instead
     "exit 0": ('puts "fine"\n', {}),
     "exit 3": ('puts "out"\nexit 3\n', {}),
     "exit!": ('print "lost"\nexit!(4)\n', {}),
@@ -135,15 +136,15 @@ CASES = {   # name: (program, files beside it); (9dc4f64): what the Ruby zygote 
     "name error": ("x = 1\nundefined_name + x\n", {}),
     "syntax error": ('puts "never"\nputs(1\n', {}),
     "interrupt": ('puts "before"\n$stdout.flush\nraise Interrupt\n', {}),
-    # (9dc4f64: SIGABRT, "[ASYNC BUG] consume_communication_pipe: read(4) EBADF": no eventfds)
+    # (forked in C: SIGABRT, "[ASYNC BUG] consume_communication_pipe: read(4) EBADF": no eventfds)
     "sigterm": ('puts "before"\n$stdout.flush\nProcess.kill(:TERM, $$)\nsleep 1\nputs "after"\n', {}),
     "sigkill": ('puts "before"\n$stdout.flush\nProcess.kill(:KILL, $$)\nputs "after"\n', {}),
     "time": ("loop {}\n", {}),
-    # (9dc4f64, rlimits, where the allocation fails: "-e:58:in `rescue in block in <main>': failed to
+    # (forked in C, rlimits, where the allocation fails: "-e:58:in `rescue in block in <main>': failed to
     # allocate memory (NoMemoryError)" and -e frames, zygote_main.rb's `raise` giving it a backtrace)
     "memory": ('x = "x" * (1 << 30)\np x.size\n', {}),
-    "no memory error": ('puts "before"\n$stdout.flush\n"x" * (1 << 40)\n', {}),      # (9dc4f64: the same)
-    # (9dc4f64: "-e: no trace (RuntimeError)")
+    "no memory error": ('puts "before"\n$stdout.flush\n"x" * (1 << 40)\n', {}),      # (forked in C: the same)
+    # (forked in C: "-e: no trace (RuntimeError)")
     "no backtrace": ('error = RuntimeError.new("no trace")\ndef error.backtrace = nil\nraise error\n', {}),
     "output": ('$stdout.write("x" * (3 << 20))\n', {}),
     "at exit": ('at_exit { puts "at exit 1" }\nEND { puts "END" }\nat_exit { puts "at exit 2" }\nputs "main"\n', {}),
@@ -151,9 +152,9 @@ CASES = {   # name: (program, files beside it); (9dc4f64): what the Ruby zygote 
     "unflushed": ('$stdout.write "no newline"\n', {}),
     "stdout closed": ('print "out"\nSTDOUT.close\nexit 0\n', {}),
     "write after close": ('print "out"\nSTDOUT.close\nputs "more"\n', {}),
-    # (9dc4f64, these five: SIGABRT, "[ASYNC BUG] ...: read(4)/write(4) EBADF")
+    # (forked in C, these five: SIGABRT, "[ASYNC BUG] ...: read(4)/write(4) EBADF")
     "threads": ('t = Thread.new { 6 * 7 }\np t.value\nThread.new { sleep 0.2; puts "thread" }\nputs "main"\n', {}),
-    # (9dc4f64 with its eventfds restored: SIGABRT, "[ASYNC BUG] timer_settime (arm) EINVAL")
+    # (forked in C, fresh eventfds in place: SIGABRT, "[ASYNC BUG] timer_settime (arm) EINVAL")
     "thread blocked": ("r, _w = IO.pipe\nt = Thread.new { r.read }\nThread.pass until t.stop?\nt.kill\n"
                        "p t.join(1)&.status\n", {}),
     "timeout": ('require "timeout"\nbegin\n  Timeout.timeout(0.1) { loop {} }\nrescue Timeout::Error => e\n  p e\nend\n',
@@ -161,10 +162,10 @@ CASES = {   # name: (program, files beside it); (9dc4f64): what the Ruby zygote 
     "trap": ('trap(:USR1) { puts "usr1" }\nProcess.kill(:USR1, $$)\nsleep 0.1\nputs "after"\n', {}),
     "children": ('system("true")\np $?.exitstatus\np `echo hi`\npid = Process.spawn("ruby", "-e", "exit 7")\n'
                  "Process.wait(pid)\np $?.exitstatus\n", {}),
-    # (9dc4f64: "[ASYNC BUG] close_invalidate: signal_self_pipe.normal(4) EBADF"; with its eventfds
+    # (forked in C: "[ASYNC BUG] close_invalidate: signal_self_pipe.normal(4) EBADF"; with its eventfds
     # restored, "[BUG] timer_posix was not dead: 0")
     "fork": ('pid = fork { puts "child" }\nProcess.wait(pid)\np $?.exitstatus\nputs "parent"\n', {}),
-    # (9dc4f64: SIGABRT, "[ASYNC BUG] consume_communication_pipe: read(4) EBADF": Ruby reads fd 4, a file)
+    # (forked in C: SIGABRT, "[ASYNC BUG] consume_communication_pipe: read(4) EBADF": Ruby reads fd 4, a file)
     "files and a signal": ('files = %w[a b c d].map { |name| File.open(name, "w") }\np files.map(&:fileno)\n'
                            'trap(:USR1) { puts "usr1" }\nProcess.kill(:USR1, $$)\nsleep 0.1\nfiles.each(&:close)\n'
                            "p %w[a b c d].map { |name| File.binread(name) }\n", {}),
@@ -172,15 +173,15 @@ CASES = {   # name: (program, files beside it); (9dc4f64): what the Ruby zygote 
                          {"helper.rb": 'MARK = 1\ndef helper = "helped"\n'}),
     "names": ("p [__FILE__ == $0, $0, __FILE__, ARGV, __dir__, $PROGRAM_NAME, $*, __method__, self.to_s, "
               "Dir.pwd == __dir__]\n", {}),
-    # (9dc4f64: -e:50:in `eval', -e:50:in `block in <main>', -e:60:in `<main>' below `<main>')
+    # (forked in C: -e:50:in `eval', -e:50:in `block in <main>', -e:60:in `<main>' below `<main>')
     "caller": ("def where\n  caller\nend\np where\np caller, caller_locations.size\n", {}),
-    # (9dc4f64: TOPLEVEL_BINDING the zygote's -e code's: [] where a fresh ruby's holds [:x])
+    # (forked in C: TOPLEVEL_BINDING the zygote's -e code's: [] where a fresh ruby's holds [:x])
     "toplevel binding": ("x = 1\np TOPLEVEL_BINDING.local_variables\np binding.local_variables, x\n", {}),
     "stdin": ("$stdout.write $stdin.read\n", {}),
     "data": ("puts DATA.read\n__END__\ndata here\n", {}),
     "shebang": ('#!/usr/bin/ruby -w\nx = 1\nputs "w"\n', {}),
     "frozen string literal": ('# frozen_string_literal: true\ns = "abc"\np s.frozen?\ns << "d"\n', {}),
-    # (9dc4f64: no eventfds, the first file opened fd 3 where a fresh ruby's is fd 5)
+    # (forked in C: no eventfds, the first file opened fd 3 where a fresh ruby's is fd 5)
     "descriptors": ('p Dir.children("/proc/self/fd").sort_by(&:to_i).map { |fd| '
                     '[fd, (File.readlink("/proc/self/fd/#{fd}").sub(/\\[\\d+\\]\\z/, "") rescue "-")] }\n'
                     "p File.open(__FILE__).fileno\n", {}),
@@ -191,16 +192,16 @@ CASES = {   # name: (program, files beside it); (9dc4f64): what the Ruby zygote 
                     "Warning[:deprecated], $stdout.sync, $stderr.sync, $/, $,, $;\n"
                     "p Object.private_instance_methods(false).sort, singleton_methods.sort, Thread.list.size, "
                     "File.umask, Dir.pwd\n", {}),
-    # (9dc4f64: VerifyZygote and its singleton class, 2 modules more)
+    # (forked in C: VerifyZygote and its singleton class, 2 modules more)
     "object space": ("p ObjectSpace.each_object(Module).map(&:name).compact.sort\n", {}),
     # (the objects allocated at the start vary by a few from one run to another: 56695 to 56697 here,
-    # 9dc4f64's zygote's 56917; bounded, as what a step allocated would be past that bound)
+    # forked in C: 56917; bounded, as what a step allocated would be past that bound)
     "gc at start": ("p GC.stat(:total_allocated_objects) < 100_000, GC.count, Object.new.object_id\n", {}),
     "cpu at start": ("p Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) < 0.2, "
                      "Process.times.utime + Process.times.stime < 0.2\n", {}),
     # each step its own: the same shape each way, other values at each step
     "rand": ("p rand.class, Random.rand(1 << 62), Random.new_seed, Random.seed\n", {}),
-    # (9dc4f64: the same hashes and addresses at every step, the zygote's)
+    # (forked in C: the same hashes and addresses at every step, the zygote's)
     "hash seed": ('p "probe".hash, :probe.hash, 12.hash, Object.new.inspect\n', {}),
 }
 PER_STEP = ("rand", "hash seed")        # (their output differs from one step to the next)
@@ -340,12 +341,6 @@ def test_a_served_ruby_steps_environment_is_that_of_a_fresh_interpreter(tmp_path
     assert seen["on"][0].count(b"\n") == 2 and b"VERIFY" not in seen["on"][0] and b"PATH" in seen["on"][0]
 
 
-SERVED_PWD = ("a fork-server step's environment has no PWD (any language, zygote or not): bubblewrap sets PWD "
-              "to its --chdir folder for a run of its own (and for a sandbox built ahead without the server), "
-              "the server's steps are made without it")
-
-
-@pytest.mark.xfail(strict=True, reason=SERVED_PWD)
 def test_a_served_ruby_steps_environment_is_that_of_a_run_of_its_own(tmp_path, use_isolation, monkeypatch, zygoted):
     seen = _environments(tmp_path, _isolation(use_isolation, True), monkeypatch, zygoted)
     assert seen["own"][0].count(b"\n") == 2 and b"PWD=" in seen["own"][0]      # (a run of its own has PWD)

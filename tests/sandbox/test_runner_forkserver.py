@@ -352,6 +352,13 @@ def test_a_folder_too_big_for_the_tmpfs_runs_the_usual_way(open_folder, cgroup):
 
 
 @pytest.mark.skipif(not shutil.which("ipcmk"), reason="needs ipcmk and ipcs (util-linux)")
+def test_a_steps_environment_is_that_of_a_run_of_its_own(tmp_path, accounting):
+    # (a Python program: a shell would set PWD itself)
+    show = program(tmp_path, "import os\nprint(sorted(os.environ.items()))\n", "step.py")
+    served, alone = accounting.step(show), accounting.alone(show)
+    assert served.stdout == alone.stdout and b"'PWD'" in served.stdout, (served, alone)
+
+
 def test_a_step_sees_no_sysv_segment_an_earlier_step_made(tmp_path, cgroup):
     maker = program(tmp_path, "ipcs -m | grep -c '^0x'; ipcmk -M 4096 >/dev/null && ipcs -m | grep -c '^0x'\n")
     first, second = cgroup.step(maker), cgroup.step(maker)

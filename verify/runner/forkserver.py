@@ -38,7 +38,7 @@ import subprocess
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -369,6 +369,10 @@ class StepSandbox(Sandbox):
             self._zygote_fd = os.dup(self.zygote.socket.fileno())
             return [self.server, "relay", str(self._zygote_fd), *step]
         return [self.server, "step", str(self.sandbox_pidfd), *step]
+
+    def environment(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        # PWD as bubblewrap sets it for a run of its own (its --chdir folder): the step's folder
+        return {**super().environment(extra), "PWD": str(self.workdir)}
 
     @property
     def pass_fds(self) -> tuple[int, ...]:

@@ -5,7 +5,6 @@ per-step maze solver, tests/fixtures/hostile/zygote-channels, tries the interpre
 state, files, pids, the hash seed, the random state and CPU time, played by `verify koth
 maze` itself), and must end, and be judged, exactly as with a fresh interpreter and as a
 run of its own (VERIFY_ZYGOTE=off: a fresh interpreter per step)."""
-import json
 import os
 import shutil
 import signal
@@ -13,10 +12,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from zygote_steps import (
+    MAZE_STEP,
+    MAZES,
+    SETTINGS,
+    count_zygote_steps,
+    fork_server_isolation,
+    runner_with_zygote,
+    step_answers,
+)
 
 from verify.cli import main
-from verify.grading import LocalRunner
-from verify.runner import Limits, Program, RunResult, forkserver
+from verify.runner import Limits, Program, RunResult
 from verify.runner import run_program as run_alone
 
 pytestmark = pytest.mark.skipif(not shutil.which("bwrap") or os.geteuid() != 0,
@@ -24,47 +31,20 @@ pytestmark = pytest.mark.skipif(not shutil.which("bwrap") or os.geteuid() != 0,
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANNELS = ROOT / "tests" / "fixtures" / "hostile" / "zygote-channels"
-MAZES = ROOT / "submissions" / "maze" / "theseus"        # (an architect to walk)
 LIMITS = Limits(wall_time=2, cpu_time=1, memory=256 << 20, output=1 << 20, processes=16)
-SETTINGS = ("on", "off")
 
 
 @pytest.fixture
 def zygoted(monkeypatch):
-    """Whether each fork-server step went through a zygote, in order (True: it did)."""
-    seen: list[bool] = []
-    serve = forkserver.ForkServer.step
-
-    def counted(self, *args, **kwargs):
-        try:
-            return serve(self, *args, **kwargs)
-        finally:
-            seen.append(self.zygote is not None)
-
-    monkeypatch.setattr(forkserver.ForkServer, "step", counted)
-    monkeypatch.delenv("VERIFY_FORKSERVER", raising=False)
-    return seen
-
-
-def _isolation(use_isolation, cgroups: bool):
-    chosen = use_isolation("bwrap", cgroups=cgroups)
-    if not forkserver.possible(chosen):
-        pytest.skip("no fork server here (no verify-init or no C compiler)")
-    return chosen
+    return count_zygote_steps(monkeypatch)
 
 
 # -- the hostile solver, played by `verify koth maze` ----------------------------------------
 
-def answers(logs: Path) -> list[str]:
-    (log,) = logs.glob("matches/*--zygote-channels.jsonl")
-    records = [json.loads(line) for line in log.read_text().splitlines()]
-    return [record.get("answer", f"failed: {record.get('failure')}") for record in records if record["type"] == "step"]
-
-
 @pytest.mark.parametrize("accounting", ["cgroup", "rlimits"])
 def test_a_per_step_solver_learns_nothing_through_the_zygote(tmp_path, use_isolation, monkeypatch, zygoted,
                                                              accounting):
-    _isolation(use_isolation, accounting == "cgroup")
+    fork_server_isolation(use_isolation, accounting == "cgroup")
     played, served = {}, {}
     for setting in SETTINGS:
         monkeypatch.setenv("VERIFY_ZYGOTE", setting)
@@ -74,7 +54,7 @@ def test_a_per_step_solver_learns_nothing_through_the_zygote(tmp_path, use_isola
                                            "--size-range", "2..50", "--patience", "0", "--logs", str(logs), "-q", "--fresh",
                                            "--accounting", accounting])
         assert result.exit_code == 0, result.output
-        played[setting], served[setting] = answers(logs), list(zygoted)
+        played[setting], served[setting] = step_answers(logs, "zygote-channels"), list(zygoted)
     assert served["on"].count(True) >= 20                     # the steps were forked from a zygote
     assert len(played["on"]) == len(served["on"])
     assert len(served["off"]) >= 20 and True not in served["off"]    # served, each a fresh interpreter
@@ -84,18 +64,10 @@ def test_a_per_step_solver_learns_nothing_through_the_zygote(tmp_path, use_isola
 
 # -- the same steps through the runner API ---------------------------------------------------
 
-MAZE_STEP = "4\n0 0\n3 3\n????????????\n????????????\n{} {}\n0 1, 1 0\n"
-
-
-def _runner(isolation, monkeypatch, setting: str) -> LocalRunner:
-    monkeypatch.setenv("VERIFY_ZYGOTE", setting)
-    return LocalRunner(isolation)                  # (its settings: the environment's)
-
-
 @pytest.mark.parametrize("cgroups", [True, False], ids=["cgroup", "rlimits"])
 def test_the_hostile_solver_run_as_steps_finds_what_a_run_of_its_own_finds(tmp_path, use_isolation, monkeypatch,
                                                                           zygoted, cgroups):
-    isolation = _isolation(use_isolation, cgroups)
+    isolation = fork_server_isolation(use_isolation, cgroups)
     folder = tmp_path / "zygote-channels"
     shutil.copytree(CHANNELS, folder)
     solver = Program("python", folder / "solver.py")
@@ -104,7 +76,7 @@ def test_the_hostile_solver_run_as_steps_finds_what_a_run_of_its_own_finds(tmp_p
     found = {}
     for setting in SETTINGS:
         zygoted.clear()
-        with _runner(isolation, monkeypatch, setting) as runner:
+        with runner_with_zygote(isolation, monkeypatch, setting) as runner:
             results = [run_alone(solver, ahead=True, isolation=isolation, pools=runner.pools, limits=LIMITS,
                                  stdin=stdin) for stdin in inputs]
         assert zygoted == [setting == "on"] * len(inputs)
@@ -213,7 +185,7 @@ EXPECTED = {      # what each case must give (beyond being the same each way)
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_step_forked_from_the_zygote_ends_as_a_fresh_interpreter_and_a_run_of_its_own(
         tmp_path, use_isolation, monkeypatch, zygoted, cgroups, case):
-    isolation = _isolation(use_isolation, cgroups)
+    isolation = fork_server_isolation(use_isolation, cgroups)
     text, files = CASES[case]
     for name, content in files.items():
         (tmp_path / name).write_text(content)
@@ -223,7 +195,7 @@ def test_a_step_forked_from_the_zygote_ends_as_a_fresh_interpreter_and_a_run_of_
     results = {}
     for setting in SETTINGS:
         zygoted.clear()
-        with _runner(isolation, monkeypatch, setting) as runner:
+        with runner_with_zygote(isolation, monkeypatch, setting) as runner:
             # twice each: the first step starts the server (and its zygote), the second is
             # built ahead by the first
             results[setting] = [run_alone(entry, ahead=True, isolation=isolation, pools=runner.pools, limits=LIMITS,
@@ -243,7 +215,7 @@ def test_a_step_forked_from_the_zygote_ends_as_a_fresh_interpreter_and_a_run_of_
 
 
 def test_a_steps_environment_is_that_of_a_fresh_interpreter(tmp_path, use_isolation, monkeypatch, zygoted):
-    isolation = _isolation(use_isolation, True)
+    isolation = fork_server_isolation(use_isolation, True)
     source = tmp_path / "step.py"
     source.write_text("import os\nprint(sorted(os.environ.items()))\n"
                       "print(sorted(open('/proc/self/environ').read().split('\\0')))\n")
@@ -251,7 +223,7 @@ def test_a_steps_environment_is_that_of_a_fresh_interpreter(tmp_path, use_isolat
     seen = {}
     for setting in SETTINGS:
         zygoted.clear()
-        with _runner(isolation, monkeypatch, setting) as runner:
+        with runner_with_zygote(isolation, monkeypatch, setting) as runner:
             seen[setting] = [run_alone(entry, ahead=True, isolation=isolation, pools=runner.pools,
                                        limits=LIMITS).stdout for _ in range(2)]
         assert zygoted == [setting == "on"] * 2

@@ -9,7 +9,6 @@ zygote's step is, aborts at its first signal, sleep, woken thread or fork. So ea
 step starts a fresh interpreter, which the tests check (`zygoted`). The cases are the ones a
 Ruby zygote would have to pass; those marked "forked in C" say what such a step did instead
 (a Ruby process forked in C from an interpreter started ahead, measured on Ruby 3.1)."""
-import json
 import os
 import re
 import shutil
@@ -18,10 +17,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from zygote_steps import (
+    MAZE_STEP,
+    MAZES,
+    SETTINGS,
+    count_zygote_steps,
+    fork_server_isolation,
+    runner_with_zygote,
+    step_answers,
+)
 
 from verify.cli import main
-from verify.grading import LocalRunner
-from verify.runner import Limits, Program, RunResult, forkserver
+from verify.runner import Limits, Program, RunResult
 from verify.runner import run_program as run_alone
 
 pytestmark = pytest.mark.skipif(not shutil.which("bwrap") or os.geteuid() != 0 or not shutil.which("ruby"),
@@ -29,48 +36,20 @@ pytestmark = pytest.mark.skipif(not shutil.which("bwrap") or os.geteuid() != 0 o
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANNELS = ROOT / "tests" / "fixtures" / "hostile" / "zygote-channels-ruby"
-MAZES = ROOT / "submissions" / "maze" / "theseus"        # (an architect to walk)
 LIMITS = Limits(wall_time=2, cpu_time=1, memory=256 << 20, output=1 << 20, processes=32)
-SETTINGS = ("on", "off")
 
 
 @pytest.fixture
 def zygoted(monkeypatch):
-    """Whether each fork-server step went through a zygote, in order (True: it did)."""
-    seen: list[bool] = []
-    serve = forkserver.ForkServer.step
-
-    def counted(self, *args, **kwargs):
-        try:
-            return serve(self, *args, **kwargs)
-        finally:
-            seen.append(self.zygote is not None)
-
-    monkeypatch.setattr(forkserver.ForkServer, "step", counted)
-    monkeypatch.delenv("VERIFY_FORKSERVER", raising=False)
-    return seen
-
-
-def _isolation(use_isolation, cgroups: bool):
-    chosen = use_isolation("bwrap", cgroups=cgroups)
-    if not forkserver.possible(chosen):
-        pytest.skip("no fork server here (no verify-init or no C compiler)")
-    return chosen
+    return count_zygote_steps(monkeypatch)
 
 
 # -- the hostile solver, played by `verify koth maze` ----------------------------------------
 
-def answers(logs: Path) -> list[str]:
-    """Each step's answer, or its failure (a step that crashed has no answer)."""
-    (log,) = logs.glob("matches/*--zygote-channels-ruby.jsonl")
-    records = [json.loads(line) for line in log.read_text().splitlines()]
-    return [record.get("answer", f"failed: {record.get('failure')}") for record in records if record["type"] == "step"]
-
-
 @pytest.mark.parametrize("accounting", ["cgroup", "rlimits"])
 def test_a_per_step_ruby_solver_learns_nothing_from_its_earlier_steps(tmp_path, use_isolation, monkeypatch,
                                                                       zygoted, accounting):
-    _isolation(use_isolation, accounting == "cgroup")
+    fork_server_isolation(use_isolation, accounting == "cgroup")
     played, served = {}, {}
     for setting in SETTINGS:
         monkeypatch.setenv("VERIFY_ZYGOTE", setting)
@@ -81,7 +60,7 @@ def test_a_per_step_ruby_solver_learns_nothing_from_its_earlier_steps(tmp_path, 
                                            "--size-range", "2..50", "--patience", "0", "--logs", str(logs), "-q", "--fresh",
                                            "--accounting", accounting])
         assert result.exit_code == 0, result.output
-        played[setting], served[setting] = answers(logs), list(zygoted)
+        played[setting], served[setting] = step_answers(logs, "zygote-channels-ruby"), list(zygoted)
     for setting in SETTINGS:
         assert len(served[setting]) >= 20                     # the steps went through the fork server,
         assert True not in served[setting]                    # each a fresh interpreter (Ruby has no zygote)
@@ -94,18 +73,10 @@ def test_a_per_step_ruby_solver_learns_nothing_from_its_earlier_steps(tmp_path, 
 
 # -- the same steps through the runner API ---------------------------------------------------
 
-MAZE_STEP = "4\n0 0\n3 3\n????????????\n????????????\n{} {}\n0 1, 1 0\n"
-
-
-def _runner(isolation, monkeypatch, setting: str) -> LocalRunner:
-    monkeypatch.setenv("VERIFY_ZYGOTE", setting)
-    return LocalRunner(isolation)                  # (its settings: the environment's)
-
-
 @pytest.mark.parametrize("cgroups", [True, False], ids=["cgroup", "rlimits"])
 def test_the_hostile_ruby_solver_run_as_steps_finds_what_a_run_of_its_own_finds(tmp_path, use_isolation,
                                                                                monkeypatch, zygoted, cgroups):
-    isolation = _isolation(use_isolation, cgroups)
+    isolation = fork_server_isolation(use_isolation, cgroups)
     folder = tmp_path / "zygote-channels-ruby"
     shutil.copytree(CHANNELS, folder)
     solver = Program("ruby", folder / "solver.rb")
@@ -116,7 +87,7 @@ def test_the_hostile_ruby_solver_run_as_steps_finds_what_a_run_of_its_own_finds(
     found = {}
     for setting in SETTINGS:
         zygoted.clear()
-        with _runner(isolation, monkeypatch, setting) as runner:
+        with runner_with_zygote(isolation, monkeypatch, setting) as runner:
             results = [run_alone(solver, ahead=True, isolation=isolation, pools=runner.pools, limits=LIMITS,
                                  stdin=stdin) for stdin in inputs]
         assert zygoted == [False] * len(inputs)              # served, each a fresh interpreter
@@ -284,7 +255,7 @@ STDERR = {        # what each case's stderr must hold (beyond being the same eac
 @pytest.mark.parametrize("cgroups", [True, False], ids=["cgroup", "rlimits"])
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_served_ruby_step_ends_as_a_run_of_its_own(tmp_path, use_isolation, monkeypatch, zygoted, cgroups, case):
-    isolation = _isolation(use_isolation, cgroups)
+    isolation = fork_server_isolation(use_isolation, cgroups)
     text, files = CASES[case]
     for name, content in files.items():
         (tmp_path / name).write_text(content)
@@ -298,7 +269,7 @@ def test_a_served_ruby_step_ends_as_a_run_of_its_own(tmp_path, use_isolation, mo
     results = {}
     for setting in SETTINGS:
         zygoted.clear()
-        with _runner(isolation, monkeypatch, setting) as runner:
+        with runner_with_zygote(isolation, monkeypatch, setting) as runner:
             # twice each: the first step starts the server, the second is built ahead by the first
             results[setting] = [run_alone(entry, ahead=True, isolation=isolation, pools=runner.pools, limits=LIMITS,
                                           stdin=STDIN) for _ in range(2)]
@@ -326,7 +297,7 @@ def _environments(tmp_path, isolation, monkeypatch, zygoted) -> dict[str, list[b
     seen = {}
     for setting in SETTINGS:
         zygoted.clear()
-        with _runner(isolation, monkeypatch, setting) as runner:
+        with runner_with_zygote(isolation, monkeypatch, setting) as runner:
             seen[setting] = [run_alone(entry, ahead=True, isolation=isolation, pools=runner.pools,
                                        limits=LIMITS).stdout for _ in range(2)]
         assert zygoted == [False] * 2
@@ -336,12 +307,12 @@ def _environments(tmp_path, isolation, monkeypatch, zygoted) -> dict[str, list[b
 
 def test_a_served_ruby_steps_environment_is_that_of_a_fresh_interpreter(tmp_path, use_isolation, monkeypatch,
                                                                         zygoted):
-    seen = _environments(tmp_path, _isolation(use_isolation, True), monkeypatch, zygoted)
+    seen = _environments(tmp_path, fork_server_isolation(use_isolation, True), monkeypatch, zygoted)
     assert seen["on"] == seen["off"] == [seen["on"][0]] * 2
     assert seen["on"][0].count(b"\n") == 2 and b"VERIFY" not in seen["on"][0] and b"PATH" in seen["on"][0]
 
 
 def test_a_served_ruby_steps_environment_is_that_of_a_run_of_its_own(tmp_path, use_isolation, monkeypatch, zygoted):
-    seen = _environments(tmp_path, _isolation(use_isolation, True), monkeypatch, zygoted)
+    seen = _environments(tmp_path, fork_server_isolation(use_isolation, True), monkeypatch, zygoted)
     assert seen["own"][0].count(b"\n") == 2 and b"PWD=" in seen["own"][0]      # (a run of its own has PWD)
     assert seen["on"] == seen["off"] == seen["own"] * 2

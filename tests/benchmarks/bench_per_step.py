@@ -4,8 +4,8 @@
 
 A maze solver in per-step mode is started once per step with the state on stdin and
 prints one move. A tiny C, a tiny Python and a tiny Ruby program of that kind (the Ruby one
-when `ruby` is installed) are each run `--runs` times in each of these ways, alternating in blocks of `--block` runs so that the load
-others put on the machine hits them all alike:
+when `ruby` is installed) are each run `--runs` times in each of these ways, alternating in
+blocks of `--block` runs so that the load others put on the machine hits them all alike:
 
 - bare: `subprocess.run` of the same command line, no sandbox, no limits;
 - alone: `run_prepared(..., ahead=False)`, a sandbox of its own per step (bubblewrap and,

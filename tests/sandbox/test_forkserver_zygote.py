@@ -16,7 +16,6 @@ from zygote_steps import (
     MAZE_STEP,
     MAZES,
     SETTINGS,
-    count_zygote_steps,
     fork_server_isolation,
     runner_with_zygote,
     step_answers,
@@ -32,11 +31,6 @@ pytestmark = pytest.mark.skipif(not shutil.which("bwrap") or os.geteuid() != 0,
 ROOT = Path(__file__).resolve().parents[2]
 CHANNELS = ROOT / "tests" / "fixtures" / "hostile" / "zygote-channels"
 LIMITS = Limits(wall_time=2, cpu_time=1, memory=256 << 20, output=1 << 20, processes=16)
-
-
-@pytest.fixture
-def zygoted(monkeypatch):
-    return count_zygote_steps(monkeypatch)
 
 
 # -- the hostile solver, played by `verify koth maze` ----------------------------------------

@@ -21,7 +21,6 @@ from zygote_steps import (
     MAZE_STEP,
     MAZES,
     SETTINGS,
-    count_zygote_steps,
     fork_server_isolation,
     runner_with_zygote,
     step_answers,
@@ -37,11 +36,6 @@ pytestmark = pytest.mark.skipif(not shutil.which("bwrap") or os.geteuid() != 0 o
 ROOT = Path(__file__).resolve().parents[2]
 CHANNELS = ROOT / "tests" / "fixtures" / "hostile" / "zygote-channels-ruby"
 LIMITS = Limits(wall_time=2, cpu_time=1, memory=256 << 20, output=1 << 20, processes=32)
-
-
-@pytest.fixture
-def zygoted(monkeypatch):
-    return count_zygote_steps(monkeypatch)
 
 
 # -- the hostile solver, played by `verify koth maze` ----------------------------------------

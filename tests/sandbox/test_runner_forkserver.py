@@ -351,7 +351,6 @@ def test_a_folder_too_big_for_the_tmpfs_runs_the_usual_way(open_folder, cgroup):
     assert cgroup.pools.fork_servers.idle() == 0
 
 
-@pytest.mark.skipif(not shutil.which("ipcmk"), reason="needs ipcmk and ipcs (util-linux)")
 def test_a_steps_environment_is_that_of_a_run_of_its_own(tmp_path, accounting):
     # (a Python program: a shell would set PWD itself)
     show = program(tmp_path, "import os\nprint(sorted(os.environ.items()))\n", "step.py")
@@ -359,13 +358,14 @@ def test_a_steps_environment_is_that_of_a_run_of_its_own(tmp_path, accounting):
     assert served.stdout == alone.stdout and b"'PWD'" in served.stdout, (served, alone)
 
 
+@pytest.mark.skipif(not shutil.which("ipcmk"), reason="needs ipcmk and ipcs (util-linux)")
 def test_a_step_sees_no_sysv_segment_an_earlier_step_made(tmp_path, cgroup):
     maker = program(tmp_path, "ipcs -m | grep -c '^0x'; ipcmk -M 4096 >/dev/null && ipcs -m | grep -c '^0x'\n")
     first, second = cgroup.step(maker), cgroup.step(maker)
     assert first.stdout == second.stdout == b"0\n1\n", (first, second)
 
 
-# -- the zygotes: a Python or Ruby step forked from an interpreter started once ---------------
+# -- the Python zygote: a Python step forked from an interpreter started once; Ruby has none ----
 
 def _forked_from_zygote(cache: Path) -> list[int]:
     """The live processes of a zygote whose library is in `cache` (the zygote, and what it forked

@@ -1,6 +1,6 @@
-"""What the fork-server step tests of tests/sandbox/test_forkserver_zygote*.py share: counting
-which steps went through a zygote, a fork-server isolation, a runner with the zygote on or off,
-and the answers a hostile per-step solver gave in a `verify koth maze` match log."""
+"""What the fork-server step tests of tests/sandbox/test_forkserver_zygote*.py share: a
+fork-server isolation, a runner with the zygote on or off, and the answers a hostile per-step
+solver gave in a `verify koth maze` match log (their `zygoted` fixture is in conftest.py)."""
 from __future__ import annotations
 
 import json
@@ -15,22 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 MAZES = ROOT / "submissions" / "maze" / "theseus"        # (an architect to walk)
 SETTINGS = ("on", "off")                                  # VERIFY_ZYGOTE
 MAZE_STEP = "4\n0 0\n3 3\n????????????\n????????????\n{} {}\n0 1, 1 0\n"   # a step's state: the cell filled in
-
-
-def count_zygote_steps(monkeypatch) -> list[bool]:
-    """Whether each fork-server step from now on goes through a zygote, in order (True: it did)."""
-    seen: list[bool] = []
-    serve = forkserver.ForkServer.step
-
-    def counted(self, *args, **kwargs):
-        try:
-            return serve(self, *args, **kwargs)
-        finally:
-            seen.append(self.zygote is not None)
-
-    monkeypatch.setattr(forkserver.ForkServer, "step", counted)
-    monkeypatch.delenv("VERIFY_FORKSERVER", raising=False)
-    return seen
 
 
 def fork_server_isolation(use_isolation, cgroups: bool) -> Isolation:

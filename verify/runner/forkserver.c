@@ -5,33 +5,35 @@
  *       stdout once bubblewrap has built the sandbox, then only reaps the processes the
  *       namespace hands it. It runs nothing itself.
  *
- *   verify-forkserver step PIDFD WORKDIR TMPFS_SIZE N KEEP... VERIFY-INIT [OPTION...] -- COMMAND...
- *       One step, started by verify on the host: joins the mount, network, UTS and cgroup
- *       namespaces of the sandbox whose PID 1 is PIDFD, then makes its own mount, IPC and
- *       PID namespaces, in which /tmp, /dev/shm and WORKDIR are fresh tmpfs of TMPFS_SIZE
- *       bytes (WORKDIR filled with a copy of the sandbox's pristine one, which stays
- *       underneath, unreachable); the N folders KEEP (read-only mounts of the sandbox below
- *       /tmp or /dev/shm) are mounted again at their paths. Its child, the pid 1 of the
- *       step's PID namespace, mounts that namespace's /proc, leads a new session and runs
- *       verify-init with its own options, exactly as for a run of its own (VERIFY-INIT is
- *       its argv[0]: its code is linked in here, init_helper.c, and runs without an exec);
- *       the step ends the way verify-init ended. So verify-init is the step's init,
- *       supervisor and reporter as in any run (the program is pid 2), and nothing a step
- *       did (files, SysV or POSIX shared memory, pids) is seen by the next one.
+ *   verify-forkserver serve PIDFD SOCK
+ *       Makes the steps of the sandbox whose PID 1 is PIDFD: joins its mount, network, UTS
+ *       and cgroup namespaces, writes "r" on stdout, then forks one child per request verify
+ *       sends on the socket SOCK (its arguments and every descriptor of the step: pipes,
+ *       report, go, cgroup and seccomp descriptors, at the numbers the options name). The
+ *       child answers with a pidfd of itself, then makes its own mount, IPC and PID
+ *       namespaces, in which /tmp, /dev/shm and WORKDIR are fresh tmpfs of TMPFS_SIZE bytes
+ *       (WORKDIR filled with a copy of the sandbox's pristine one, which stays underneath,
+ *       unreachable); the N folders KEEP (read-only mounts of the sandbox below /tmp or
+ *       /dev/shm) are mounted again at their paths. Its child, the pid 1 of the step's PID
+ *       namespace, mounts that namespace's /proc, leads a new session and runs verify-init
+ *       with its own options, exactly as for a run of its own (its code is linked in here,
+ *       init_helper.c, and runs without an exec); the step's end is verify-init's wait
+ *       status, sent on the reply socket. So verify-init is the step's init, supervisor and
+ *       reporter as in any run (the program is pid 2), and nothing a step did (files, SysV
+ *       or POSIX shared memory, pids) is seen by the next one. verify starts no process per
+ *       step: a step costs a fork of this small process.
  *
  *   verify-forkserver zygote PIDFD -- INTERPRETER [OPTION...]
- *       Joins the sandbox's mount, network, UTS and cgroup namespaces as a step does and
- *       execs the interpreter (a Python zygote, forkserver.py and zygote_main.py), which
- *       loads this file built as a library (VERIFY_ZYGOTE_LIBRARY) and serves steps with
- *       verify_zygote_serve: each request (from a relay, below) is forked into a step made
- *       exactly as `step` makes one, except that the program's process, once hardened and
- *       given go, returns into the interpreter instead of an exec, and runs the program there.
+ *       Joins the sandbox's namespaces as `serve` does and execs the interpreter (a Python
+ *       zygote, forkserver.py and zygote_main.py), which loads this file built as a library
+ *       (VERIFY_ZYGOTE_LIBRARY) and serves steps with the same loop, verify_zygote_serve,
+ *       except that the program's process, once hardened and given go, returns into the
+ *       interpreter instead of an exec, and runs the program there.
  *
- *   verify-forkserver relay ZSOCK WORKDIR TMPFS_SIZE N KEEP... VERIFY-INIT [OPTION...] -- COMMAND...
- *       A zygote's step as verify starts it: sends the zygote (socket ZSOCK) these arguments
- *       and every descriptor it holds (the step's pipes, report, go, cgroup and seccomp
- *       descriptors, at the numbers the options name), then waits for the step to end and
- *       ends the way it did. Its own end (verify killed it) ends the step.
+ * A request's words: T, the T descriptor numbers, E, the E entries of the program's
+ * environment, then WORKDIR TMPFS_SIZE N KEEP... VERIFY-INIT [OPTION...] -- COMMAND...
+ * Its first two descriptors are verify's end of the step (the read end of a pipe verify
+ * holds: its hang-up ends the step) and the reply socket.
  *
  * All are verify's own trusted code, run as root (the fork server is used only then):
  * the step's program runs as the fresh uid verify-init switches to, without capabilities. */
@@ -80,7 +82,7 @@ static void leave(int code) { fflush(stderr); _exit(code); }
 #define MAX_ARGS 512
 #define MAX_REQUEST (1 << 16)
 
-static int zygote_relay = -1, zygote_reply = -1;   /* a zygote's step: its relay's pidfd, its reply socket */
+static int verify_end = -1, reply_socket = -1;   /* a step's: verify's end (a pipe's read end), its reply socket */
 
 #define MAX_DEPTH 64
 #define MAX_KEEP 16
@@ -208,25 +210,23 @@ static void fresh_proc(void) {
     }
 }
 
-/* Wait for the step's pid 1 and give its wait status. `relay` >= 0 (a zygote's step): a
- * pidfd of the relay verify started; its end is verify's, which ends the run as a parent's
- * death ends a run of its own (verify-init's SIGUSR1). */
-static int await_init(pid_t child, int relay) {
-    if (relay >= 0) {
-        int init = (int)syscall(SYS_pidfd_open, child, 0);
-        if (init < 0) fail("pidfd_open");
-        struct pollfd watched[2] = {{init, POLLIN, 0}, {relay, POLLIN, 0}};
-        int told = 0;
-        for (;;) {
-            if (poll(watched, told ? 1 : 2, -1) < 0) {
-                if (errno == EINTR) continue;
-                fail("poll");
-            }
-            if (watched[0].revents) break;
-            if (!told && watched[1].revents) { kill(child, SIGUSR1); told = 1; }
+/* Wait for the step's pid 1 and give its wait status. `end`: the read end of a pipe whose
+ * writer is verify's; its hang-up (verify stopped the step, or died) ends the run as a
+ * parent's death ends a run of its own (verify-init's SIGUSR1). */
+static int await_init(pid_t child, int end) {
+    int init = (int)syscall(SYS_pidfd_open, child, 0);
+    if (init < 0) fail("pidfd_open");
+    struct pollfd watched[2] = {{init, POLLIN, 0}, {end, POLLIN, 0}};
+    int told = 0;
+    for (;;) {
+        if (poll(watched, told ? 1 : 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            fail("poll");
         }
-        close(init);
+        if (watched[0].revents) break;
+        if (!told && watched[1].revents) { kill(child, SIGUSR1); told = 1; }
     }
+    close(init);
     int status = 0;
     while (waitpid(child, &status, 0) < 0) {
         if (errno != EINTR) fail("waitpid");
@@ -235,8 +235,9 @@ static int await_init(pid_t child, int relay) {
 }
 
 
-/* A step, up to its end: its pid 1's wait status; or, in a zygote's step, in the program's
- * process, VERIFY_INIT_RETURNS_PROGRAM (the caller runs the program). */
+/* A step, up to its end (argv: "verify-forkserver step PIDFD" and a request's arguments): its
+ * pid 1's wait status; or, in a zygote's step, in the program's process,
+ * VERIFY_INIT_RETURNS_PROGRAM (the caller runs the program). */
 static int step(int argc, char **argv, int *status) {
     if (argc < 7) { fprintf(stderr, "usage: verify-forkserver step PIDFD WORKDIR SIZE N KEEP... COMMAND...\n"); return 125; }
     int sandbox = atoi(argv[2]);
@@ -249,7 +250,7 @@ static int step(int argc, char **argv, int *status) {
     char **command = argv + 6 + nkeep;
     int kept[MAX_KEEP];
 
-    /* If verify dies, so does this step (verify-init, our child, then takes the run down). */
+    /* If the server dies, so does this step (verify-init, our child, then takes the run down). */
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (setns(sandbox, CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP) != 0)
         fail("cannot enter the sandbox");
@@ -290,12 +291,12 @@ static int step(int argc, char **argv, int *status) {
         drop_capabilities();
         int count = 0;
         while (command[count] != NULL) count++;
-        if (zygote_relay >= 0) { close(zygote_relay); close(zygote_reply); }
+        if (verify_end >= 0) { close(verify_end); close(reply_socket); }
         int ended = verify_init_main(count, command);
         if (ended == VERIFY_INIT_RETURNS_PROGRAM) return ended;   /* the program's process */
         exit(ended);
     }
-    *status = await_init(child, zygote_relay);
+    *status = await_init(child, verify_end);
     return 0;
 }
 
@@ -327,6 +328,7 @@ static void as_after_exec(void) {
     while (returned_command[count] != NULL) count++;
     program_argc = count;
 }
+#endif
 
 static int split(char *request, size_t size, char **words, int most) {
     int count = 0;
@@ -345,34 +347,74 @@ static int moved_up(int fd, int floor) {
     return moved;
 }
 
-/* One request, in the zygote's child: fds[0] the relay's pidfd, fds[1] its reply socket, the
- * rest the step's descriptors, put at the numbers the request names ("T", T numbers, then the
- * arguments of `step` after its PIDFD). Returns in the program's process only. */
-static int zygote_step(char *request, size_t size, int *fds, int nfds, int server) {
+/* Tell verify which process the step is: its pid and a pidfd of it, on the reply socket. */
+static void send_pidfd(void) {
+    int self = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    if (self < 0) fail("pidfd_open");
+    union { char bytes[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
+    memset(&control, 0, sizeof control);
+    char pid[24];    /* (the serving process, hence this one, is in verify's PID namespace) */
+    int length = snprintf(pid, sizeof pid, "%d", (int)getpid());
+    struct iovec part = {pid, (size_t)length};
+    struct msghdr message = {0};
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control.bytes;
+    message.msg_controllen = sizeof control.bytes;
+    struct cmsghdr *rights = CMSG_FIRSTHDR(&message);
+    rights->cmsg_level = SOL_SOCKET;
+    rights->cmsg_type = SCM_RIGHTS;
+    rights->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(rights), &self, sizeof(int));
+    while (sendmsg(reply_socket, &message, MSG_NOSIGNAL) < 0) {
+        if (errno != EINTR) fail("cannot answer verify");
+    }
+    close(self);
+}
+
+/* One request, in the serving process's child: fds[0] verify's end (a pipe whose writer verify
+ * holds: its hang-up ends the step), fds[1] the reply socket, the rest the step's descriptors,
+ * put at the numbers the request names. The request's words: T, T numbers, E, E environment
+ * entries (the program's whole environment), then the arguments of `step` after its PIDFD.
+ * The step's status goes to the reply socket; in a zygote, returns in the program's process. */
+static int serve_step(char *request, size_t size, int *fds, int nfds, int server) {
     char *words[MAX_ARGS + 4];
     int nwords = split(request, size, words, MAX_ARGS);
     int ntargets = nwords > 0 ? atoi(words[0]) : -1;
-    if (ntargets != nfds - 2 || nwords < 1 + ntargets + 4) { errno = EINVAL; fail("zygote request"); }
+    if (ntargets < 0 || ntargets != nfds - 2 || nwords < 2 + ntargets) { errno = EINVAL; fail("step request"); }
+    int nenv = atoi(words[1 + ntargets]);
+    int first = 2 + ntargets + nenv;          /* the first argument of `step` */
+    if (nenv < 0 || nwords < first + 4) { errno = EINVAL; fail("step request"); }
     int targets[MAX_FDS];
     int floor = server;
     for (int k = 0; k < nfds; k++) if (fds[k] > floor) floor = fds[k];
     for (int k = 0; k < ntargets; k++) {
         targets[k] = atoi(words[1 + k]);
+        if (targets[k] < 0 || targets[k] >= 1024) { errno = EBADF; fail("step request"); }
         if (targets[k] > floor) floor = targets[k];
     }
     floor += 1;
     server = moved_up(server, floor);
-    zygote_relay = moved_up(fds[0], floor);
-    zygote_reply = moved_up(fds[1], floor);
+    verify_end = moved_up(fds[0], floor);
+    reply_socket = moved_up(fds[1], floor);
     int high[MAX_FDS];
     for (int k = 0; k < ntargets; k++) high[k] = moved_up(fds[2 + k], floor);
-    /* nothing of the zygote's own below the floor (its stdin, stdout, stderr, socket) */
+    /* nothing of the server's own below the floor (its stdin, stdout, stderr, socket) */
     if (syscall(SYS_close_range, 0, floor - 1, 0) != 0) {
         for (int fd = 0; fd < floor; fd++) close(fd);
     }
     for (int k = 0; k < ntargets; k++) {
         if (dup2(high[k], targets[k]) < 0) fail("dup2");
         close(high[k]);
+    }
+    setsid();                          /* its own process group, as verify's runs lead theirs */
+    send_pidfd();
+    if (clearenv() != 0) fail("clearenv");
+    for (int k = 0; k < nenv; k++) {
+        if (strchr(words[2 + ntargets + k], '=') == NULL || putenv(words[2 + ntargets + k]) != 0) {
+            errno = EINVAL;
+            fail("step environment");
+        }
     }
     char number[16];
     snprintf(number, sizeof number, "%d", server);
@@ -381,20 +423,23 @@ static int zygote_step(char *request, size_t size, int *fds, int nfds, int serve
     argv[argc++] = "verify-forkserver";
     argv[argc++] = "step";
     argv[argc++] = number;
-    for (int k = 1 + ntargets; k < nwords; k++) argv[argc++] = words[k];
+    for (int k = first; k < nwords; k++) argv[argc++] = words[k];
     argv[argc] = NULL;
     int status = 0;
     if (step(argc, argv, &status) == VERIFY_INIT_RETURNS_PROGRAM) return VERIFY_INIT_RETURNS_PROGRAM;
-    dprintf(zygote_reply, "%d\n", status);
+    dprintf(reply_socket, "%d\n", status);
     _exit(0);
 }
 
-/* The zygote's loop, called once by the interpreter on its socket to verify (requests from
- * relays) and the sandbox's pidfd. Returns 0 in a step's program process, which then runs
- * the program (its command line: verify_zygote_arg); -1 once verify has closed the socket. */
+/* The serving loop, on its socket to verify (requests from verify) and the sandbox's pidfd.
+ * In a zygote (called once by the interpreter) it returns 0 in a step's program process,
+ * which then runs the program (its command line: verify_zygote_arg); -1 once verify has
+ * closed the socket. */
 int verify_zygote_serve(int sock, int server) {
+#ifdef VERIFY_ZYGOTE_LIBRARY
     for (int sig = 1; sig < NSIG; sig++) sigaction(sig, NULL, &interpreter_actions[sig]);
     sigprocmask(SIG_SETMASK, NULL, &interpreter_mask);
+#endif
     static char request[MAX_REQUEST + 1];
     for (;;) {
         while (waitpid(-1, NULL, WNOHANG) > 0) {}
@@ -419,8 +464,10 @@ int verify_zygote_serve(int sock, int server) {
             pid_t child = fork();
             if (child == 0) {
                 close(sock);
-                zygote_step(request, (size_t)got, fds, nfds, server);
+                serve_step(request, (size_t)got, fds, nfds, server);
+#ifdef VERIFY_ZYGOTE_LIBRARY
                 as_after_exec();
+#endif
                 return 0;
             }
         }
@@ -431,93 +478,33 @@ int verify_zygote_serve(int sock, int server) {
         memset(fds, 0, sizeof fds);
     }
 }
-#else
-static int relay(int argc, char **argv) {
-    if (argc < 8) { fprintf(stderr, "usage: verify-forkserver relay ZSOCK WORKDIR SIZE N KEEP... COMMAND...\n"); return 125; }
-    int zygote = atoi(argv[2]);
+
+#ifndef VERIFY_ZYGOTE_LIBRARY
+/* Join the sandbox whose PID 1 is the pidfd `sandbox`, as a step does. */
+static void enter_sandbox(int sandbox) {
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    int self = (int)syscall(SYS_pidfd_open, getpid(), 0);
-    if (self < 0) fail("pidfd_open");
-    int reply[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, reply) != 0) fail("socketpair");
-    int fds[MAX_FDS], nfds = 0;
-    fds[nfds++] = self;
-    fds[nfds++] = reply[1];
-    int targets[MAX_FDS], ntargets = 0;
-    DIR *listing = opendir("/proc/self/fd");
-    if (listing == NULL) fail("opendir /proc/self/fd");
-    struct dirent *entry;
-    while ((entry = readdir(listing)) != NULL) {
-        if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
-        int fd = atoi(entry->d_name);
-        if (fd == dirfd(listing) || fd == zygote || fd == self || fd == reply[0] || fd == reply[1]) continue;
-        if (nfds == MAX_FDS) { errno = EMFILE; fail("too many descriptors"); }
-        targets[ntargets++] = fd;
-        fds[nfds++] = fd;
-    }
-    closedir(listing);
-    static char request[MAX_REQUEST];
-    size_t used = (size_t)snprintf(request, sizeof request, "%d", ntargets) + 1;
-    for (int k = 0; k < ntargets; k++) used += (size_t)snprintf(request + used, sizeof request - used, "%d", targets[k]) + 1;
-    for (int k = 3; k < argc; k++) {
-        size_t length = strlen(argv[k]) + 1;
-        if (used + length > sizeof request) { errno = E2BIG; fail("request"); }
-        memcpy(request + used, argv[k], length);
-        used += length;
-    }
-    union { char bytes[CMSG_SPACE(sizeof(int) * MAX_FDS)]; struct cmsghdr align; } control;
-    memset(&control, 0, sizeof control);
-    struct iovec part = {request, used};
-    struct msghdr message = {0};
-    message.msg_iov = &part;
-    message.msg_iovlen = 1;
-    message.msg_control = control.bytes;
-    message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
-    struct cmsghdr *rights = CMSG_FIRSTHDR(&message);
-    rights->cmsg_level = SOL_SOCKET;
-    rights->cmsg_type = SCM_RIGHTS;
-    rights->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
-    memcpy(CMSG_DATA(rights), fds, sizeof(int) * (size_t)nfds);
-    while (sendmsg(zygote, &message, MSG_NOSIGNAL) < 0) {
-        if (errno != EINTR) fail("cannot reach the zygote");
-    }
-    /* the step holds them now (its pipes' ends are its own alone) */
-    for (int k = 0; k < nfds; k++) close(fds[k]);
-    close(zygote);
-    char said[32];
-    size_t have = 0;
-    for (;;) {
-        ssize_t got = read(reply[0], said + have, sizeof said - 1 - have);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;
-        have += (size_t)got;
-        if (have == sizeof said - 1) break;
-    }
-    said[have] = 0;
-    if (have == 0) return 125;         /* the zygote or the step's process died without a word */
-    return end_as(atoi(said));
+    if (setns(sandbox, CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP) != 0)
+        fail("cannot enter the sandbox");
+    if (chdir("/") != 0) fail("chdir /");
 }
 
 int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "hold")) return hold();
-    if (argc >= 2 && !strcmp(argv[1], "step")) {
-        int status = 0;
-        step(argc, argv, &status);
-        return end_as(status);
+    if (argc == 4 && !strcmp(argv[1], "serve")) {
+        int sandbox = atoi(argv[2]), sock = atoi(argv[3]);
+        enter_sandbox(sandbox);
+        if (write(1, "r", 1) != 1) return 125;
+        verify_zygote_serve(sock, sandbox);
+        return 0;
     }
-    if (argc >= 2 && !strcmp(argv[1], "relay")) return relay(argc, argv);
     if (argc >= 5 && !strcmp(argv[1], "zygote") && !strcmp(argv[3], "--")) {
-        int sandbox = atoi(argv[2]);
-        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-        if (setns(sandbox, CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP) != 0)
-            fail("cannot enter the sandbox");
-        if (chdir("/") != 0) fail("chdir /");
+        enter_sandbox(atoi(argv[2]));
         /* the interpreter starts with the signals a step's program starts with (it keeps them) */
         reset_program_signals();
         execvp(argv[4], argv + 4);
         fail("cannot start the zygote's interpreter");
     }
-    fprintf(stderr, "usage: verify-forkserver hold | step PIDFD WORKDIR SIZE COMMAND... | relay ZSOCK ... | zygote PIDFD -- COMMAND...\n");
+    fprintf(stderr, "usage: verify-forkserver hold | serve PIDFD SOCK | zygote PIDFD -- COMMAND...\n");
     return 125;
 }
 #endif

@@ -3,29 +3,22 @@
 A per-step player of a match is started once per move (one request, one answer, exit). Under
 bubblewrap most of such a run is bwrap building namespaces and mounts; here that is
 done once per program and folder: a long-lived sandbox whose PID 1 is
-`verify-forkserver hold` (forkserver.c), which runs nothing and only reaps. Each step
-is `verify-forkserver step`, started by verify on the host like any run, which joins
-that sandbox's mount, network, UTS and cgroup namespaces, makes its own mount, IPC and
-PID namespaces with fresh tmpfs on /tmp, /dev/shm and the entry's folder (a copy of the
-pristine one), and forks verify-init as that PID namespace's pid 1 (with its own /proc)
-with the options of a run of its own: the step's own cgroup and fresh uid, the same
-rlimits, Landlock rules and seccomp filter, the same report. The
-step is then driven and classified by process.drive, as any run. Nothing a step wrote,
-started or left behind reaches the next one (docs/runner.md, "Fork server").
+`verify-forkserver hold` (forkserver.c), which runs nothing and only reaps, and a step
+maker beside it, `verify-forkserver serve`, which has joined that sandbox's mount,
+network, UTS and cgroup namespaces. verify hands it each step (handed.py: a request on a
+socket, with the step's descriptors); it forks the step, which makes its own mount, IPC
+and PID namespaces with fresh tmpfs on /tmp, /dev/shm and the entry's folder (a copy of
+the pristine one), and forks verify-init as that PID namespace's pid 1 (with its own
+/proc) with the options of a run of its own: the step's own cgroup and fresh uid, the
+same rlimits, Landlock rules and seccomp filter, the same report. The step is then
+driven and classified by process.drive, as any run. Nothing a step wrote, started or
+left behind reaches the next one (docs/runner.md, "Fork server").
 
 A Python program's server also keeps a `Zygote`: an interpreter started once in the
-sandbox (zygote_main.py), from which each step's program process is forked, through a
-`verify-forkserver relay` that verify starts instead of `step`, so that a step runs the
-script without starting an interpreter (docs/runner.md, "The Python zygote").
-VERIFY_ZYGOTE=off turns it off.
-
-Used for `run_prepared(..., ahead=True)` (what the grading core's per-step asker asks
-for) only under bubblewrap with verify-init, as root (each step gets its own uid; the
-pristine folder stays out of its reach), when the entry's folder fits in the sandbox's
-tmpfs; elsewhere those runs go the usual way. VERIFY_FORKSERVER=off turns it off.
-Idle servers wait in a `ForkServerPool` (at most MAX_IDLE, each used by one step at a
-time), which its owner closes (a runner, pools.py); a server whose program folder
-changed is dropped.
+sandbox (zygote_main.py) which makes its steps instead, from the same requests, so
+that each step's program process is forked from it and runs the script without
+starting an interpreter (docs/runner.md, "The Python zygote"). VERIFY_ZYGOTE=off turns
+it off.
 """
 from __future__ import annotations
 
@@ -47,12 +40,13 @@ from verify.runner import reaper, warm
 from verify.runner.backends import TMPFS_SIZE, is_system_path, running_as_root
 from verify.runner.build import Prepared
 from verify.runner.cgroup import KeptCgroup, RunCgroup, RunCgroupFailed, StepCgroup, create_run_cgroup
+from verify.runner.handed import HandedStep, StepRefused
 from verify.runner.helper import HELPER_SOURCE, compiled_tool
 from verify.runner.idle import IdleBoxes
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation
 from verify.runner.process import RunResult, Started, StdoutConsumer, drive
-from verify.runner.sandbox import STOP_GRACE, UID_RANGE, Sandbox
+from verify.runner.sandbox import STOP_GRACE, STOP_SIGNAL, UID_RANGE, RunProcess, Sandbox, kill_group
 
 SOURCE = Path(__file__).with_name("forkserver.c")
 ZYGOTE_CODE = Path(__file__).with_name("zygote_main.py")
@@ -113,7 +107,7 @@ def zygote_prefix(prepared: Prepared, argv: Sequence[str]) -> tuple[str, ...] | 
 
 class ServerUnavailable(Exception):
     """This program cannot get a fork server (its folder is too big for the tmpfs, or
-    the sandbox did not come up): its runs go the usual way."""
+    the sandbox or its step maker did not come up): its runs go the usual way."""
 
 
 class ForkServer:
@@ -122,7 +116,8 @@ class ForkServer:
     def __init__(self, prepared: Prepared, isolation: Isolation, server: str, *, zygotes: bool = True) -> None:
         self.isolation = isolation
         self.server = server
-        self.zygote: Zygote | None = None            # the interpreter its steps are forked from
+        self.maker: StepMaker | None = None          # what makes its steps (serve)
+        self.zygote: Zygote | None = None            # the interpreter its Python steps are forked from
         self._zygote_refused = not zygotes or zygote_library(server) is None
         self.workdir = prepared.program.folder
         self.signature = warm.folder_signature(self.workdir)
@@ -140,7 +135,7 @@ class ForkServer:
         self._group: KeptCgroup | None = None       # the steps' cgroup, made at the first step
         self._next: ReadyStep | None = None          # the next step, built ahead
         self._fresh_groups = False                   # True: none can be kept here, a new group per step
-        self._exiting: list[subprocess.Popen[bytes]] = []   # steps' verify-forkserver, reported, not reaped yet
+        self._exiting: list[RunProcess] = []      # steps reported, not ended yet
         try:
             if sandbox.temp is not None:
                 raise ServerUnavailable("the folder is too big for the sandbox's tmpfs")
@@ -161,12 +156,14 @@ class ForkServer:
             if init is None:
                 raise ServerUnavailable("bubblewrap did not say which process is the sandbox's init")
             self._pidfd = os.pidfd_open(init)
+            self.maker = StepMaker([server, "serve", str(self._pidfd), SOCKET_WORD], {}, self._pidfd)
         except BaseException:
             self.close()
             raise
 
     def alive(self) -> bool:
-        return self._process is not None and self._process.poll() is None and self._pidfd is not None
+        return (self._process is not None and self._process.poll() is None and self._pidfd is not None
+                and self.maker is not None and self.maker.alive())
 
     def step(self, prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
              on_stdout: StdoutConsumer | None) -> RunResult:
@@ -196,13 +193,13 @@ class ForkServer:
     def _build(self, prepared: Prepared, args: Sequence[str], limits: Limits, key: StepKey) -> ReadyStep:
         """A step up to verify-init waiting for go: its namespaces, writable area, uid and
         cgroup made, nothing of the program started."""
-        assert self._pidfd is not None
-        sandbox = StepSandbox(self.workdir, isolation=self.isolation, server=self.server,
-                              sandbox_pidfd=os.dup(self._pidfd), keep=self.keep,
+        assert self.maker is not None
+        sandbox = StepSandbox(self.workdir, isolation=self.isolation, server=self.server, keep=self.keep,
                               cgroup_for=self._step_cgroup).__enter__()
         try:
-            sandbox.zygote = self._zygote_for(prepared, prepared.argv(args, limits, sandbox.path),
-                                              sandbox.environment(prepared.language.env))
+            zygote = self._zygote_for(prepared, prepared.argv(args, limits, sandbox.path),
+                                      sandbox.environment(prepared.language.env))
+            sandbox.maker = zygote or self.maker
             started = prepared.start(sandbox, args, limits)
         except BaseException:
             sandbox.cleanup()
@@ -226,7 +223,7 @@ class ForkServer:
             assert library is not None
             try:
                 self.zygote = Zygote(self.server, library, self._pidfd, prefix, environment)
-            except (ServerUnavailable, OSError):
+            except (ServerUnavailable, StepRefused, OSError):
                 self._zygote_refused = True
                 return None
         if self.zygote.prefix != prefix or self.zygote.environment != environment:
@@ -253,11 +250,11 @@ class ForkServer:
         return ready
 
     def _reap_exited(self) -> None:
-        """Reap the earlier steps' verify-forkserver that have exited since their report."""
+        """Forget the earlier steps that have ended since their report."""
         self._exiting = [process for process in self._exiting if process.poll() is None]
 
     def _await_exiting(self) -> None:
-        """Wait for the earlier steps' verify-forkserver (STOP_GRACE each at most, then killed)."""
+        """Wait for the earlier steps' ends (STOP_GRACE each at most, then killed)."""
         for process in self._exiting:
             try:
                 process.wait(STOP_GRACE)
@@ -295,9 +292,10 @@ class ForkServer:
         """Kill the sandbox (its PID 1, hence everything in it) and remove what it held."""
         self._drop_next()
         self._await_exiting()
-        if self.zygote is not None:
-            self.zygote.close()
-            self.zygote = None
+        for maker in (self.zygote, self.maker):
+            if maker is not None:
+                maker.close()
+        self.zygote = self.maker = None
         self._sandbox.kill_leftovers()
         if self._process is not None:
             try:
@@ -319,18 +317,17 @@ class ForkServer:
 
 class StepSandbox(Sandbox):
     """A step's side of the sandbox: its own uid, report pipe, cgroup and seccomp
-    descriptor, and a command line entering the fork server's sandbox instead of bwrap."""
+    descriptor, and a request to the fork server's step maker instead of bwrap."""
 
-    def __init__(self, workdir: Path, *, isolation: Isolation, server: str, sandbox_pidfd: int,
-                 keep: Sequence[str], cgroup_for: Callable[[int, int], RunCgroup]) -> None:
+    def __init__(self, workdir: Path, *, isolation: Isolation, server: str, keep: Sequence[str],
+                 cgroup_for: Callable[[int, int], RunCgroup]) -> None:
         super().__init__(workdir, isolation=isolation)
         self.server = server
         self.cgroup_for = cgroup_for
         self.keep = list(keep)
-        self.sandbox_pidfd: int | None = sandbox_pidfd
-        self.zygote: Zygote | None = None  # the zygote its program's process is forked from (None: an exec)
-        self._zygote_fd: int | None = None  # (a copy of its socket, passed to the relay)
-        self.process: subprocess.Popen[bytes] | None = None     # its verify-forkserver, once started
+        self.maker: StepMaker | None = None  # what makes the step (a Zygote: its program's process is forked from it)
+        self._request: list[str] | None = None   # the step's arguments, once wrapped
+        self.process: RunProcess | None = None     # the step, once handed
         self.went = False                  # go was given: the program may have started
         self.cut_short = False             # verify stopped it (else it ended by itself)
         self._init_fd: int | None = None   # a pidfd of its verify-init, once verify stops it
@@ -354,34 +351,26 @@ class StepSandbox(Sandbox):
              processes: int | None = None) -> list[str]:
         isolation = self.isolation
         helper = isolation.helper
-        assert helper is not None and self.sandbox_pidfd is not None
+        assert helper is not None
         processes = limits.processes if processes is None else processes
         # (only the program joins it, at go: verify-init is not counted, so no + 1 for it)
         self.cgroup = self.cgroup_for(limits.memory, processes) if isolation.cgroups is not None else None
         options = self._helper_options(limits, memory_kind, memory_extra, processes)
         if self._seccomp_fd is not None:
             options += ["--seccomp", str(self._seccomp_fd)]     # (bubblewrap's part in a run of its own)
-        step = [str(self.workdir), str(TMPFS_SIZE), str(len(self.keep)), *self.keep, helper, *options, "--", *argv]
-        if self.zygote is not None:
-            # its relay hands the zygote these arguments and its descriptors, the pidfd aside
-            os.close(self.sandbox_pidfd)
-            self.sandbox_pidfd = None
-            self._zygote_fd = os.dup(self.zygote.socket.fileno())
-            return [self.server, "relay", str(self._zygote_fd), *step]
-        return [self.server, "step", str(self.sandbox_pidfd), *step]
+        self._request = [str(self.workdir), str(TMPFS_SIZE), str(len(self.keep)), *self.keep, helper, *options,
+                         "--", *argv]
+        return [self.server, "step", *self._request]
+
+    def launch(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> RunProcess:
+        """Hand the step to its maker (`argv` is what `wrap` made of the request): its
+        descriptors keep their numbers in the step."""
+        assert self.maker is not None and self._request is not None
+        return self.maker.hand(self._request, self.environment(env), {fd: fd for fd in self.pass_fds})
 
     def environment(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
         # PWD as bubblewrap sets it for a run of its own (its --chdir folder): the step's folder
         return {**super().environment(extra), "PWD": str(self.workdir)}
-
-    @property
-    def pass_fds(self) -> tuple[int, ...]:
-        own = (fd for fd in (self.sandbox_pidfd, self._zygote_fd) if fd is not None)
-        return (*super().pass_fds, *own)
-
-    def spawned(self) -> None:
-        super().spawned()                  # (closes every passed descriptor, the pidfd's copy too)
-        self.sandbox_pidfd = self._zygote_fd = None
 
     def go(self) -> bool:
         self.went = True
@@ -392,10 +381,21 @@ class StepSandbox(Sandbox):
         return True
 
     def stop(self, pid: int, pidfd: int) -> None:
-        if not self.cut_short:
-            self.cut_short = True
-            self._init_fd = _child_pidfd(pid)     # before its parent dies (it is found through it)
-        super().stop(pid, pidfd)
+        """Ask the step's verify-init to end the run, as in a run of its own (it then reports the
+        program's end and the CPU time of all it reaped); the step, `pid`, ends after it. Where it
+        cannot be asked (not forked yet), the step is killed, which ends the run too."""
+        if self.cut_short:
+            return
+        self.cut_short = True
+        self._init_fd = _child_pidfd(pid)         # (found through its parent, the step)
+        if self._init_fd is not None:
+            try:
+                signal.pidfd_send_signal(self._init_fd, STOP_SIGNAL)
+                self._stop_requested = True       # (await_end gives it STOP_GRACE)
+                return
+            except OSError:
+                pass
+        kill_group(pid)
 
     def kill_leftovers(self) -> None:
         """Nothing is left of a step that ended by itself: its verify-init, the PID namespace's
@@ -422,43 +422,37 @@ class StepSandbox(Sandbox):
         super().kill_leftovers()
 
     def cleanup(self) -> None:
-        for fd in (self.sandbox_pidfd, self._zygote_fd):
-            if fd is not None:
-                os.close(fd)
-        self.sandbox_pidfd = self._zygote_fd = None
         super().cleanup()
         if self._init_fd is not None:
             os.close(self._init_fd)
             self._init_fd = None
 
 
-class Zygote:
-    """An interpreter started once in a fork server's sandbox, as root, with nothing of the
-    entry run (zygote_main.py); each step of a program it serves is a process forked from it
-    (through the step's relay, forkserver.c) and made as any step is, which runs the program's
-    script in the interpreter forked with it instead of starting one."""
+class StepMaker:
+    """A process in a fork server's sandbox that makes its steps (forkserver.c's serving loop):
+    `hand` sends it a step, which it forks. `argv_for(fd)`: its command line, given the
+    number of its end of the socket; started as root, in the sandbox's namespaces, from the
+    thread that lives as long as verify (its parent-death signal follows the thread that
+    started it). It writes "r" on stdout once it serves."""
 
-    def __init__(self, server: str, library: str, sandbox_pidfd: int, prefix: tuple[str, ...],
-                 environment: dict[str, str]) -> None:
-        self.prefix = prefix
-        self.environment = environment
+    def __init__(self, argv: Sequence[str], environment: Mapping[str, str], sandbox_pidfd: int, *,
+                 stdio_pipes: bool = False) -> None:
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._process: subprocess.Popen[bytes] | None = None
         try:
-            argv = [server, "zygote", str(sandbox_pidfd), "--", *prefix, "-c", ZYGOTE_CODE.read_text(),
-                    str(theirs.fileno()), str(sandbox_pidfd), library]
-            # its stdin, stdout and stderr are pipes, as a step's are when its interpreter starts
-            # (their buffers are sized then); from the thread that lives as long as verify (its
-            # parent-death signal follows the thread that started it)
+            argv = [str(theirs.fileno()) if word == SOCKET_WORD else word for word in argv]
+            # (a zygote's stdin and stderr are pipes, as a step's are when its interpreter
+            # starts: their buffers are sized then)
+            other = subprocess.PIPE if stdio_pipes else subprocess.DEVNULL
             self._process = _spawner.submit(
-                subprocess.Popen, argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env=environment, start_new_session=True, close_fds=True,
+                subprocess.Popen, argv, stdin=other, stdout=subprocess.PIPE, stderr=other,
+                env=dict(environment), start_new_session=True, close_fds=True,
                 pass_fds=(sandbox_pidfd, theirs.fileno())).result()
             stdout = self._process.stdout
             assert stdout is not None
             ready, _, _ = select.select([stdout], [], [], READY_TIMEOUT)
             if not ready or os.read(stdout.fileno(), 1) != b"r":
-                raise ServerUnavailable("the zygote did not start")
+                raise ServerUnavailable("the fork server's step maker did not start")
         except BaseException:
             self.close()
             raise
@@ -467,6 +461,12 @@ class Zygote:
         for pipe in (self._process.stdin, self._process.stdout, self._process.stderr):
             if pipe is not None:
                 pipe.close()
+
+    def hand(self, command: Sequence[str], environment: Mapping[str, str],
+             descriptors: Mapping[int, int]) -> HandedStep:
+        """A step of `command` (the arguments of forkserver.c's `step` after its PIDFD), with
+        `environment` and `descriptors` (number in the step -> descriptor here)."""
+        return HandedStep(self.socket, command, environment, descriptors)
 
     def alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
@@ -487,10 +487,27 @@ class Zygote:
                 pipe.close()
 
 
+SOCKET_WORD = "{socket}"      # in a step maker's command line: the number of its end of the socket
+
+
+class Zygote(StepMaker):
+    """An interpreter started once in a fork server's sandbox, as root, with nothing of the
+    entry run (zygote_main.py), that makes the steps of the programs it serves: each is a
+    process forked from it and made as any step is, which runs the program's script in the
+    interpreter forked with it instead of starting one."""
+
+    def __init__(self, server: str, library: str, sandbox_pidfd: int, prefix: tuple[str, ...],
+                 environment: dict[str, str]) -> None:
+        self.prefix = prefix
+        self.environment = environment
+        super().__init__([server, "zygote", str(sandbox_pidfd), "--", *prefix, "-c", ZYGOTE_CODE.read_text(),
+                          SOCKET_WORD, str(sandbox_pidfd), library], environment, sandbox_pidfd, stdio_pipes=True)
+
+
 StepKey = tuple[Hashable, ...]       # what a step built ahead must have been built for
 
 
-def _stdin_ahead(process: subprocess.Popen[bytes], stdin: bytes) -> bytes:
+def _stdin_ahead(process: RunProcess, stdin: bytes) -> bytes:
     """Write what the pipe takes of `stdin` before go (verify-init reads none of it), and close
     it when that is all, so that the program finds its input and its end at once; the rest is
     left for the I/O loop."""
@@ -588,13 +605,14 @@ class ForkServerPool:
             try:
                 server = ForkServer(prepared, isolation, server_binary, zygotes=self.zygotes)
             except (ServerUnavailable, OSError):
-                with self._lock:
-                    self._unsuitable[key] = signature          # not tried again for this folder as it is
-                    while len(self._unsuitable) > MAX_UNSUITABLE:
-                        self._unsuitable.popitem(last=False)
+                self._refuse(key, signature)
                 return None
         try:
             result = server.step(prepared, args=args, limits=limits, stdin=stdin, on_stdout=on_stdout)
+        except StepRefused:                  # (before the step began: it runs the usual way)
+            server.close()
+            self._refuse(key, signature)
+            return None
         except BaseException:
             server.close()
             raise
@@ -603,6 +621,13 @@ class ForkServerPool:
         else:
             server.close()
         return result
+
+    def _refuse(self, key: Key, signature: warm.Signature) -> None:
+        """Not tried again for this folder as it is."""
+        with self._lock:
+            self._unsuitable[key] = signature
+            while len(self._unsuitable) > MAX_UNSUITABLE:
+                self._unsuitable.popitem(last=False)
 
     def _take(self, key: Key, signature: warm.Signature) -> ForkServer | None:
         found = self._idle.take(key)

@@ -16,7 +16,6 @@ import os
 import resource
 import selectors
 import signal
-import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,10 +23,11 @@ from pathlib import Path
 
 from verify.runner import machine
 from verify.runner.cgroup import CgroupUsage
+from verify.runner.handed import HandedStep, no_rusage
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation, SandboxUnavailable
 from verify.runner.proctree import tree_cpu_time
-from verify.runner.sandbox import Report, Sandbox, kill_group
+from verify.runner.sandbox import Report, RunProcess, Sandbox, kill_group
 
 CHUNK = 64 << 10
 MEMORY_FAILURE_SHARE = 0.9
@@ -39,7 +39,6 @@ STDOUT_PIPE = 1 << 20    # a 1 MiB stdout pipe, read 1 MiB at a time: the progra
 STDERR_TAIL = 2048
 DRAIN_GRACE = 0.2        # seconds to drain the pipes after the program's main process exited
 
-NO_RUSAGE = resource.struct_rusage((0.0, 0.0) + (0,) * 14)   # a run whose end verify-init reported
 
 READ_BUDGET = 8 << 20    # bytes a judge reading the pipe itself reads before the limits are looked at again
 
@@ -82,7 +81,7 @@ class RunResult:
 class Started:
     """A program started in its sandbox."""
 
-    process: subprocess.Popen[bytes]
+    process: RunProcess
     argv: list[str]               # the whole command line: verify-init (or prlimit), bubblewrap, the program
     at: float                     # time.monotonic() when it started: its wall time counts from here
 
@@ -95,12 +94,25 @@ def spawn(sandbox: Sandbox, command: Sequence[str], limits: Limits, *, memory_ki
     `env`. The caller cleans the sandbox up (it owns it), also when this raises."""
     argv = sandbox.wrap(command, limits, memory_kind, memory_extra)
     at = time.monotonic()
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               cwd=str(sandbox.visible_workdir), env=sandbox.environment(env),
-                               start_new_session=True, user=sandbox.popen_user(), close_fds=True,
-                               pass_fds=sandbox.pass_fds)
+    process = sandbox.launch(argv, env)
     sandbox.spawned()
     return Started(process, argv, at)
+
+
+def open_pidfd(process: RunProcess) -> int:
+    """A pidfd of the run's main process (the caller's to close)."""
+    if isinstance(process, HandedStep):
+        return process.pidfd_copy()
+    return os.pidfd_open(process.pid)
+
+
+def reap(process: RunProcess) -> tuple[int, resource.struct_rusage]:
+    """Wait for the run's main process: its wait status and resource usage."""
+    if isinstance(process, HandedStep):
+        return process.reap()
+    _, status, rusage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return status, rusage
 
 
 def run_command(argv: Sequence[str], *, workdir: Path, limits: Limits, isolation: Isolation,
@@ -191,7 +203,7 @@ class _Pump:
         self.reported = False              # verify-init reported the end: nothing of the run is alive
         self.open_streams = 2
         self.pending_input = memoryview(stdin)
-        self.pidfd = os.pidfd_open(process.pid)
+        self.pidfd = open_pidfd(process)
         self.selector = selectors.DefaultSelector()
         self._register()
         cgroup = sandbox.cgroup
@@ -301,7 +313,7 @@ class _Pump:
         report = self.sandbox.read_report()
         if report is None or not report.started or self.status is not None or self.stopped_at is not None:
             return
-        self.status, self.rusage = report.status, NO_RUSAGE
+        self.status, self.rusage = report.status, no_rusage()
         self.exited_at = time.monotonic()
         self.reported = True
 
@@ -313,8 +325,7 @@ class _Pump:
 
     def _reap_main(self) -> None:
         self.selector.unregister(self.pidfd)
-        _, self.status, self.rusage = os.wait4(self.process.pid, 0)
-        self.process.returncode = os.waitstatus_to_exitcode(self.status)
+        self.status, self.rusage = reap(self.process)
         self.exited_at = time.monotonic()
         self.stop()                        # background children die with the main process
 
@@ -380,8 +391,7 @@ class _Pump:
             self.sandbox.await_end(pid, self.pidfd)
         self.sandbox.kill_leftovers()
         if self.status is None:
-            _, self.status, self.rusage = os.wait4(pid, 0)
-            self.process.returncode = os.waitstatus_to_exitcode(self.status)
+            self.status, self.rusage = reap(self.process)
         self.selector.close()
         os.close(self.pidfd)
         for stream in (self.stdin_pipe, self.stdout_pipe, self.stderr_pipe):

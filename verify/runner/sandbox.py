@@ -35,6 +35,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any, Protocol
 
 from verify.runner import reaper
 from verify.runner.backends import (
@@ -57,6 +58,21 @@ WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
 TMP_PLACEHOLDER = "{tmp}"        # in a language's environment: the run's own temporary folder
 STOP_SIGNAL = signal.SIGUSR2     # verify-init: end the run now
 STOP_GRACE = 5.0                 # seconds verify-init gets for that before its tree is killed from here
+
+
+class RunProcess(Protocol):
+    """A run's main process as verify drives it: one verify started (`subprocess.Popen`), or a
+    fork server's step made by its step maker (handed.py)."""
+
+    pid: int
+    stdin: IO[bytes] | None
+    stdout: IO[bytes] | None
+    stderr: IO[bytes] | None
+    returncode: Any
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -291,6 +307,14 @@ class Sandbox:
         self._report = Report((user + system) / 1e6, rss * 1024, status, started == 1, refused)
         return self._report
 
+    def launch(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> RunProcess:
+        """Start the command line `argv` (from `wrap`) with the sandbox's environment plus `env`:
+        its stdin, stdout and stderr are pipes, it leads a new session."""
+        return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                cwd=str(self.visible_workdir), env=self.environment(env),
+                                start_new_session=True, user=self.popen_user(), close_fds=True,
+                                pass_fds=self.pass_fds)
+
     def popen_user(self) -> int | None:
         """The uid subprocess must switch to itself (only without bubblewrap and verify-init)."""
         return self.backend.popen_user(self)
@@ -349,7 +373,7 @@ class Sandbox:
         self._stop_requested = True
         return True
 
-    def end(self, process: subprocess.Popen[bytes]) -> None:
+    def end(self, process: RunProcess) -> None:
         """End the run whose process verify started (`process`, not yet waited for) and let
         it end (the caller then waits for it)."""
         if process.returncode is None:

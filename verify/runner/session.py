@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import resource
 import select
-import subprocess
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,7 +17,7 @@ from verify.runner.build import Prepared, Program, prepare
 from verify.runner.isolation import Isolation
 from verify.runner.limits import DEFAULT_LIMITS, Limits
 from verify.runner.process import STDERR_TAIL, kill_group
-from verify.runner.sandbox import Sandbox
+from verify.runner.sandbox import RunProcess, Sandbox
 
 
 class SessionError(VerifyError):
@@ -49,7 +48,7 @@ class Session:
         self._isolation = isolation
         self._cache = cache
         self.isolation = self._isolation.name
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: RunProcess | None = None
         self._sandbox: Sandbox | None = None
         self._buffer = bytearray()
         self._stderr = bytearray()

@@ -32,7 +32,7 @@ from verify.runner.idle import IdleBoxes
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation
 from verify.runner.process import RunResult, Started, StdoutConsumer, drive
-from verify.runner.sandbox import Sandbox
+from verify.runner.sandbox import RunProcess, Sandbox
 
 MAX_READY = 4
 AHEAD = 2          # sandboxes kept ready per program: their set-ups overlap too
@@ -48,7 +48,7 @@ class Ready:
     """A sandbox built ahead: verify-init waits in it for go."""
 
     sandbox: Sandbox
-    process: subprocess.Popen[bytes]
+    process: RunProcess
     argv: list[str]
     signature: Signature
 
@@ -77,7 +77,7 @@ def dispose(ready: Ready) -> None:
     dispose_waiting(ready.sandbox, ready.process)
 
 
-def dispose_waiting(sandbox: Sandbox, process: subprocess.Popen[bytes]) -> None:
+def dispose_waiting(sandbox: Sandbox, process: RunProcess) -> None:
     """Remove a sandbox whose verify-init waits for go (`process`: what verify started)."""
     sandbox.close_go()
     try:
@@ -185,7 +185,7 @@ class BuiltAheadPool:
         """How many sandboxes wait now."""
         return self._ready.count()
 
-    def close(self) -> list[subprocess.Popen[bytes]]:
+    def close(self) -> list[RunProcess]:
         """Remove every waiting sandbox; their (ended) processes."""
         everything = self._ready.drain()
         with self._lock:

@@ -254,6 +254,42 @@ def test_a_server_outlives_the_thread_that_started_it(tmp_path, cgroup):
     assert cgroup.pools.fork_servers.idle() == 1
 
 
+def test_verify_starts_no_process_for_a_step(tmp_path, cgroup, monkeypatch):
+    """Each step is handed to the server's step maker: after the server's own start, verify
+    starts nothing per step (and a step built ahead by one thread serves another's)."""
+    show = program(tmp_path, 'read line; echo "$$ $line"\n')
+    assert cgroup.step(show, stdin=b"first\n").stdout == b"2 first\n"
+    started = []
+    popen = subprocess.Popen.__init__
+
+    def counted(self, *args, **kwargs):
+        started.append(args[0] if args else kwargs.get("args"))
+        popen(self, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", counted)
+    outputs = [cgroup.step(show, stdin=b"%d\n" % k).stdout for k in range(3)]
+    worker = threading.Thread(target=lambda: outputs.append(cgroup.step(show, stdin=b"3\n").stdout))
+    worker.start()
+    worker.join()
+    assert outputs == [b"2 %d\n" % k for k in range(4)] and started == []
+    assert cgroup.pools.fork_servers.idle() == 1
+
+
+def test_a_server_whose_step_maker_died_is_replaced(tmp_path, cgroup):
+    """A server whose step maker died (killed here) serves no more: it is removed with the
+    step it had built ahead, and a new server runs the step, with the same result."""
+    show = program(tmp_path, "read line; echo \"$line\"\n")
+    assert cgroup.step(show, stdin=b"one\n").stdout == b"one\n"
+    (server,) = cgroup.pools.fork_servers.servers()
+    assert server.maker is not None
+    os.killpg(server.maker._process.pid, signal.SIGKILL)
+    server.maker._process.wait()
+    result = cgroup.step(show, stdin=b"two\n")
+    assert (result.exit_code, result.stdout, result.limit) == (0, b"two\n", None)
+    assert not server.alive() and cgroup.pools.fork_servers.idle() == 1
+    assert cgroup.pools.fork_servers.servers()[0] is not server
+
+
 def test_turned_off_it_starts_no_server(tmp_path, cgroup, monkeypatch):
     monkeypatch.setenv("VERIFY_FORKSERVER", "off")
     with LocalRunner(cgroup.isolation) as runner:         # its settings: the environment's

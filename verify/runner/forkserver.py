@@ -45,6 +45,7 @@ from verify.runner.helper import HELPER_SOURCE, compiled_tool
 from verify.runner.idle import IdleBoxes
 from verify.runner.limits import Limits
 from verify.runner.mode import Isolation
+from verify.runner.paths import cache_root
 from verify.runner.process import RunResult, Started, StdoutConsumer, drive
 from verify.runner.sandbox import STOP_GRACE, STOP_SIGNAL, UID_RANGE, RunProcess, Sandbox, kill_group
 
@@ -174,6 +175,7 @@ class ForkServer:
         ready = self._take_next(key) or self._build(prepared, args, limits, key)
         sandbox = ready.sandbox
         try:
+            ready.started.process.poll()      # (a step that cannot be made fails here, before go)
             stdin = _stdin_ahead(ready.started.process, stdin)
             if isinstance(sandbox.cgroup, StepCgroup):
                 try:
@@ -205,7 +207,7 @@ class ForkServer:
             sandbox.cleanup()
             raise
         sandbox.process = started.process
-        return ReadyStep(key, sandbox, started, threading.get_ident())
+        return ReadyStep(key, sandbox, started)
 
     def _zygote_for(self, prepared: Prepared, argv: Sequence[str], environment: dict[str, str]) -> Zygote | None:
         """The zygote this step is forked from (started at the first step that can have one),
@@ -239,12 +241,16 @@ class ForkServer:
             self._next = None
 
     def _take_next(self, key: StepKey) -> ReadyStep | None:
-        """The step built ahead, when it is for `key`, still waits and was built by this
-        thread (a step's verify-forkserver dies with the thread that started it); else
-        None (and it is removed)."""
+        """The step built ahead, when it is for `key` and still waits; else None (and it is
+        removed)."""
         ready, self._next = self._next, None
-        if ready is not None and (ready.key != key or ready.thread != threading.get_ident()
-                                  or ready.started.process.poll() is not None):
+        if ready is None:
+            return None
+        try:
+            waits = ready.started.process.poll() is None
+        except StepRefused:
+            waits = False
+        if not waits or ready.key != key:
             warm.dispose_waiting(ready.sandbox, ready.started.process)
             return None
         return ready
@@ -557,7 +563,6 @@ class ReadyStep:
     key: StepKey
     sandbox: StepSandbox
     started: Started
-    thread: int                      # the thread that started it (its verify-forkserver dies with it)
 
 
 def _step_key(prepared: Prepared, args: Sequence[str], limits: Limits) -> StepKey:
@@ -574,12 +579,13 @@ class ForkServerPool:
     """Idle fork servers (at most MAX_IDLE, each used by one step at a time), and the
     program folders that got none; its owner closes it (`close`), which removes them.
     `enabled` False (VERIFY_FORKSERVER=off): it serves no run. Its servers are built in
-    `cache` (None: cache_root())."""
+    `cache` (None: cache_root(), read when it is made)."""
 
     def __init__(self, *, enabled: bool = True, zygotes: bool = True, cache: Path | None = None) -> None:
         self.enabled = enabled
         self.zygotes = zygotes
-        self.cache = cache
+        self.cache = cache if cache is not None else cache_root()
+        self._binary: str | None = None           # verify-forkserver, once built
         self._lock = threading.Lock()
         self._idle: IdleBoxes[ForkServer] = IdleBoxes(MAX_IDLE)
         self._unsuitable: OrderedDict[Key, warm.Signature] = OrderedDict()   # folders that got none, as they were
@@ -587,12 +593,17 @@ class ForkServerPool:
     def possible(self, isolation: Isolation) -> bool:
         return self.enabled and possible(isolation, self.cache)
 
+    def _server_binary(self) -> str | None:
+        if self._binary is None:
+            self._binary = binary(self.cache)
+        return self._binary
+
     def run(self, prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
             on_stdout: StdoutConsumer | None, isolation: Isolation) -> RunResult | None:
         """Run `prepared` as one step of a fork server (an idle one of this program, else a
         new one); None when it cannot have one (then run it the usual way).
         `possible(isolation)` must hold."""
-        server_binary = binary(self.cache)
+        server_binary = self._server_binary()
         if server_binary is None:
             return None
         key = _key(prepared, isolation)

@@ -49,7 +49,8 @@ class HandedStep:
                  descriptors: Mapping[int, int]) -> None:
         self.returncode: int | None = None
         self._status: int | None = None
-        self._pidfd: int | None = None
+        self._pid = 0
+        self._pidfd: int | None = None             # once answered
         self._reply: socket.socket | None = None
         self._end: int | None = None
         ours: list[int] = []             # this side's ends, kept
@@ -82,7 +83,6 @@ class HandedStep:
             for fd in theirs:
                 os.close(fd)
             theirs = []
-            self.pid, self._pidfd = self._answer()
         except BaseException:
             for fd in (*ours, *theirs):
                 os.close(fd)
@@ -91,6 +91,28 @@ class HandedStep:
         self.stdin: IO[bytes] | None = os.fdopen(stdin_write, "wb", buffering=0)
         self.stdout: IO[bytes] | None = os.fdopen(stdout_read, "rb", buffering=0)
         self.stderr: IO[bytes] | None = os.fdopen(stderr_read, "rb", buffering=0)
+
+    @property
+    def pid(self) -> int:
+        """The step's pid, in verify's PID namespace (its first use waits for the answer)."""
+        if not self._pid:
+            self._answered()
+        return self._pid
+
+    def _answered(self) -> int:
+        """The step's pidfd: read from its first answer at the first need of it, so that verify
+        goes on while the maker forks (StepRefused: it did not answer)."""
+        if self._pidfd is None:
+            if self._reply is None:
+                raise StepRefused("the step has ended")
+            try:
+                self._pid, self._pidfd = self._answer()
+            except (StepRefused, OSError):
+                self._status = NO_WORD                # (it never ran anything: ended, as exit 125)
+                self.returncode = os.waitstatus_to_exitcode(NO_WORD)
+                self._release()
+                raise StepRefused("the fork server's step maker did not make the step") from None
+        return self._pidfd
 
     def _answer(self) -> tuple[int, int]:
         """The pid and the pidfd the step sends first."""
@@ -118,18 +140,16 @@ class HandedStep:
 
     def pidfd_copy(self) -> int:
         """A pidfd of the step's process (the caller's to close)."""
-        assert self._pidfd is not None
-        return os.dup(self._pidfd)
+        return os.dup(self._answered())
 
     def poll(self) -> int | None:
-        if self.returncode is None and self._pidfd is not None and select.select([self._pidfd], [], [], 0)[0]:
+        if self.returncode is None and select.select([self._answered()], [], [], 0)[0]:
             self._take_status()
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is None:
-            assert self._pidfd is not None
-            if not select.select([self._pidfd], [], [], timeout)[0]:
+            if not select.select([self._answered()], [], [], timeout)[0]:
                 raise subprocess.TimeoutExpired(f"step {self.pid}", timeout or 0.0)
             self._take_status()
         assert self.returncode is not None

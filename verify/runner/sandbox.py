@@ -64,7 +64,9 @@ class RunProcess(Protocol):
     """A run's main process as verify drives it: one verify started (`subprocess.Popen`), or a
     fork server's step made by its step maker (handed.py)."""
 
-    pid: int
+    @property
+    def pid(self) -> int: ...
+
     stdin: IO[bytes] | None
     stdout: IO[bytes] | None
     stderr: IO[bytes] | None

@@ -1,7 +1,10 @@
 """verify-init (init_helper.c) and verify's other C tools, compiled once into the cache with the system C compiler.
 
 It is verify's own trusted source, built by verify itself (never by an entry), and
-kept in a folder named after the source's digest, so a changed helper is rebuilt.
+kept in a folder named after the source's digest, so a changed helper is rebuilt. A tool
+is linked statically where the C library allows it (else dynamically): a fork copies
+less of a static process and its exec maps no shared library, which a fork server's
+steps and every run's verify-init pay.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from verify.runner.languages import find_program
 from verify.runner.paths import cache_root
 
 HELPER_SOURCE = Path(__file__).with_name("init_helper.c")
+LINKINGS = (["-static"], [])     # tried in this order
 
 _built: dict[tuple[str, str], str] = {}
 
@@ -47,6 +51,7 @@ Library = tuple[str, str]        # a shared library's file name, the macro its b
 def _build(source_path: Path, includes: Sequence[Path], cache: Path, kind: str, name: str,
            library: Library | None = None) -> str | None:
     digest = hashlib.sha256(source_path.read_bytes())
+    digest.update(repr(LINKINGS).encode())
     if library is not None:
         digest.update("\0".join(library).encode())
     for included in includes:
@@ -61,9 +66,12 @@ def _build(source_path: Path, includes: Sequence[Path], cache: Path, kind: str, 
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
     try:
-        built = subprocess.run([compiler, "-O2", "-o", str(staging / name), str(source_path)],
-                               stdin=subprocess.DEVNULL, capture_output=True)
-        if built.returncode != 0:
+        for linking in LINKINGS:
+            built = subprocess.run([compiler, "-O2", *linking, "-o", str(staging / name), str(source_path)],
+                                   stdin=subprocess.DEVNULL, capture_output=True)
+            if built.returncode == 0:
+                break
+        else:
             return None
         if library is not None:     # (none when it does not compile: what needs it goes without)
             subprocess.run([compiler, "-O2", "-shared", "-fPIC", f"-D{library[1]}", "-o", str(staging / library[0]),

@@ -19,6 +19,14 @@ sandbox (zygote_main.py) which makes its steps instead, from the same requests, 
 that each step's program process is forked from it and runs the script without
 starting an interpreter (docs/runner.md, "The Python zygote"). VERIFY_ZYGOTE=off turns
 it off.
+
+Used for `run_prepared(..., ahead=True)` (what the grading core's per-step asker asks
+for) only under bubblewrap with verify-init, as root (each step gets its own uid; the
+pristine folder stays out of its reach), when the entry's folder fits in the sandbox's
+tmpfs; elsewhere those runs go the usual way. VERIFY_FORKSERVER=off turns it off.
+Idle servers wait in a `ForkServerPool` (at most MAX_IDLE, each used by one step at a
+time), which its owner closes (a runner, pools.py); a server whose program folder
+changed, or whose step maker died, is dropped.
 """
 from __future__ import annotations
 
@@ -436,10 +444,11 @@ class StepSandbox(Sandbox):
 
 class StepMaker:
     """A process in a fork server's sandbox that makes its steps (forkserver.c's serving loop):
-    `hand` sends it a step, which it forks. `argv_for(fd)`: its command line, given the
-    number of its end of the socket; started as root, in the sandbox's namespaces, from the
-    thread that lives as long as verify (its parent-death signal follows the thread that
-    started it). It writes "r" on stdout once it serves."""
+    `hand` sends it a step, which it forks. `argv`: its command line, where SOCKET_WORD
+    stands for the number of its end of the socket; started as root with `environment`,
+    from the thread that lives as long as verify (its parent-death signal follows the thread
+    that started it), it joins the sandbox (`sandbox_pidfd`) and writes "r" on stdout once
+    it serves."""
 
     def __init__(self, argv: Sequence[str], environment: Mapping[str, str], sandbox_pidfd: int, *,
                  stdio_pipes: bool = False) -> None:

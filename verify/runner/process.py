@@ -39,7 +39,6 @@ STDOUT_PIPE = 1 << 20    # a 1 MiB stdout pipe, read 1 MiB at a time: the progra
 STDERR_TAIL = 2048
 DRAIN_GRACE = 0.2        # seconds to drain the pipes after the program's main process exited
 
-
 READ_BUDGET = 8 << 20    # bytes a judge reading the pipe itself reads before the limits are looked at again
 
 StdoutConsumer = Callable[[bytes], bool | None]   # returns True to stop the program

@@ -20,7 +20,7 @@ from verify.runner.languages import find_program
 from verify.runner.paths import cache_root
 
 HELPER_SOURCE = Path(__file__).with_name("init_helper.c")
-LINKINGS = (["-static"], [])     # tried in this order
+LINKINGS: tuple[tuple[str, ...], ...] = (("-static",), ())     # tried in this order
 
 _built: dict[tuple[str, str], str] = {}
 

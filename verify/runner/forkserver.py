@@ -594,7 +594,6 @@ class ForkServerPool:
         self.enabled = enabled
         self.zygotes = zygotes
         self.cache = cache if cache is not None else cache_root()
-        self._binary: str | None = None           # verify-forkserver, once built
         self._lock = threading.Lock()
         self._idle: IdleBoxes[ForkServer] = IdleBoxes(MAX_IDLE)
         self._unsuitable: OrderedDict[Key, warm.Signature] = OrderedDict()   # folders that got none, as they were
@@ -602,17 +601,12 @@ class ForkServerPool:
     def possible(self, isolation: Isolation) -> bool:
         return self.enabled and possible(isolation, self.cache)
 
-    def _server_binary(self) -> str | None:
-        if self._binary is None:
-            self._binary = binary(self.cache)
-        return self._binary
-
     def run(self, prepared: Prepared, *, args: Sequence[str], limits: Limits, stdin: bytes,
             on_stdout: StdoutConsumer | None, isolation: Isolation) -> RunResult | None:
         """Run `prepared` as one step of a fork server (an idle one of this program, else a
         new one); None when it cannot have one (then run it the usual way).
         `possible(isolation)` must hold."""
-        server_binary = self._server_binary()
+        server_binary = binary(self.cache)
         if server_binary is None:
             return None
         key = _key(prepared, isolation)

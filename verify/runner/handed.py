@@ -168,7 +168,7 @@ class HandedStep:
         said = b""
         try:
             said = self._reply.recv(64, socket.MSG_DONTWAIT)
-        except (BlockingIOError, OSError):
+        except OSError:             # (nothing sent: BlockingIOError)
             pass
         try:
             self._status = int(said.strip())

@@ -37,7 +37,7 @@ from verify.files import (
     scan_entry_folder,
     shown_name,
 )
-from verify.runner import artefacts, reaper
+from verify.runner import artefacts, reaper, resident
 from verify.runner.backends import is_system_path
 from verify.runner.flags import flag_paths
 from verify.runner.isolation import Isolation
@@ -91,6 +91,9 @@ class Prepared:
 
     def start(self, sandbox: Sandbox, args: Sequence[str], limits: Limits) -> Started:
         """Start a run of it with `args` in `sandbox` (entered, from `Prepared.sandbox`)."""
+        if sandbox.isolation.cgroups is not None:
+            resident.read_runtime({kind: path for kind, path in self.tools.items() if kind == "interpreter"},
+                                  self.language.runtime)
         return spawn(sandbox, self.argv(args, limits, sandbox.path), limits, memory_kind=self.language.memory,
                      memory_extra=self.language.memory_extra, env=self.language.env)
 
@@ -238,6 +241,8 @@ def _compile(program: Program, language: Language, tools: dict[str, str], source
         values = {**tools, "source": str(work / source_name), "build": str(work),
                   "class": main_class, "memory_mb": str(COMPILE_LIMITS.memory_mb)}
         argv = expand(language.compile, values, {"flags": program.flags, "args": []})
+        if isolation.cgroups is not None:
+            resident.read_runtime(tools, language.runtime)
         result = run_command(argv, workdir=work, readonly=language.extra_bind_paths() + _tool_prefixes(tools),
                              limits=COMPILE_LIMITS, isolation=isolation,
                              env={**language.env, "HOME": os.path.expanduser("~")}, copy_workdir=False)

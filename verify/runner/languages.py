@@ -18,7 +18,7 @@ from verify.settings import from_process
 TABLE_PATH = Path(__file__).with_name("languages.toml")
 CODEPAGES_PATH = Path(__file__).with_name("codepages.toml")
 _KNOWN_FIELDS = {"name", "extensions", "interpreter", "compiler", "compile", "source_name", "run",
-                 "version", "version_stdin", "memory", "memory_extra", "extra_binds", "env", "selftest",
+                 "version", "version_stdin", "memory", "memory_extra", "extra_binds", "runtime", "env", "selftest",
                  "selftest_input", "selftest_output", "requires", "install", "bytes", "codepage", "error_line"}
 BYTE_COUNTS = ("utf-8", "codepage", "chars")
 SELFTEST_INPUT = "hello\n"
@@ -50,6 +50,7 @@ class Language:
     memory: str = "data"
     memory_extra: int = 0
     extra_binds: tuple[str, ...] = ()
+    runtime: tuple[str, ...] = ()           # the runtime's own files, read into verify's page cache (resident.py)
     env: Mapping[str, str] = field(default_factory=dict)
     selftest_input: str = SELFTEST_INPUT
     selftest_output: str | None = None      # None: the input, echoed
@@ -186,7 +187,8 @@ def _language(key: str, table: dict[str, Any]) -> Language:
             raise VerifyError(f"{TABLE_PATH.name}: [{key}]: missing field {required!r}")
     # the fields present, by name (the table's values, of the types the fields declare)
     present: dict[str, Any] = {f: _as_tuple(table[f], key, f) for f in
-                               ("extensions", "interpreter", "compiler", "compile", "run", "version", "extra_binds")
+                               ("extensions", "interpreter", "compiler", "compile", "run", "version", "extra_binds",
+                                "runtime")
                                if f in table}
     present.update((f, table[f]) for f in ("name", "source_name", "version_stdin", "memory", "memory_extra",
                                            "selftest", "selftest_input", "selftest_output", "install",

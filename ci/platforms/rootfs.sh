@@ -6,17 +6,19 @@
 # with venv, and the languages of the bundled entries and of the conformance fixtures.
 # Vyxal comes from PyPI into ROOTFS/opt/vyxal, where languages.toml runs it from.
 # Runs as root; needs debootstrap (apt-get install -y debootstrap) and the Debian mirror
-# ($DEBIAN_MIRROR, default deb.debian.org). A finished rootfs holds ROOTFS/.done and is
-# left as it is; remove the folder to make it again.
+# ($DEBIAN_MIRROR, default deb.debian.org). A finished rootfs holds ROOTFS/.done, which
+# names its packages: it is left as it is while that list is this script's, and made again
+# when the list changes (or when the folder is removed).
 set -euo pipefail
 rootfs=${1:?usage: rootfs.sh ROOTFS}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 packages=(
     bubblewrap libseccomp2 python3 python3-venv python3-pip
     gcc libc6-dev perl nodejs tcl8.6 gawk mawk ruby lua5.4 php-cli golang-go
-    procps ca-certificates
+    openjdk-17-jdk-headless procps ca-certificates
 )
-if [ -f "$rootfs/.done" ]; then
+made_of="packages: ${packages[*]} vyxal==2.21.5"
+if [ -f "$rootfs/.done" ] && [ "$(cat "$rootfs/.done")" = "$made_of" ]; then
     echo "rootfs: $rootfs is already made"
     exit 0
 fi
@@ -31,5 +33,5 @@ debootstrap --variant=minbase --include="$include" bookworm "$rootfs" "$mirror"
 # longer than a case's time limit
 python3 -m pip install -q --target "$rootfs/opt/vyxal" vyxal==2.21.5
 chroot "$rootfs" apt-get clean
-touch "$rootfs/.done"
+echo "$made_of" > "$rootfs/.done"
 echo "rootfs: made $rootfs"

@@ -263,7 +263,10 @@ def main() -> None:
               f"({median['entry pipe'] / entry:.2f}x the entry to /dev/null), into a file in /dev/shm "
               f"{median['entry file']:.3f} s ({median['entry file'] / entry:.2f}x); the interpreter's start "
               f"{median['interpreter'] * 1000:.1f} ms; into the pipe plus that start "
-              f"{(median['entry pipe'] + median['interpreter']) / entry:.2f}x", flush=True)
+              f"{(median['entry pipe'] + median['interpreter']) / entry:.2f}x; and a graded run's own cost "
+              f"(SE: graded minus alone) {(median['check SE'] - median['entry SE']) * 1000:.1f} ms, "
+              f"{(median['entry pipe'] + median['interpreter'] + median['check SE'] - median['entry SE']) / entry:.2f}x "
+              "in all", flush=True)
         if options.against:
             print(f"{'':<28} {options.against}: `verify check --case` {min(times['REF check']):.3f}/"
                   f"{median['REF check']:.3f} s (CPU {median['REF cpu']:.3f} s): "
@@ -284,7 +287,8 @@ def main() -> None:
           "REF, the whole command of REF too, right after this tree's in each round; the floor = the entry "
           "alone with its stdout a pipe this process only drains, or a file in /dev/shm, and the start of "
           "the interpreter that runs the whole command (`-c pass`): what any judge reading the output from "
-          "a Python process costs at least, over the entry to /dev/null")
+          "a Python process costs at least, over the entry to /dev/null; in all, with the cost of a sandboxed "
+          "run beyond the entry's (the SE pair: sandbox, cgroup, runner, judge on a two-square map)")
     print(json.dumps(rows))
 
 

@@ -23,6 +23,11 @@ blocks of `--block` runs so that the load others put on the machine hits them al
   "ahead" uses too): that step plus whatever the grading core does around it;
 - prepare: `prepare(program)` of a program already built, alone (no run): what a step
   costs on top when it prepares its program again.
+- floor-bare, floor-ahead (C, as root with a C compiler): `bench_step_floor.c` serving one
+  step at a time, its own timing: a fork and exec of the program in C, and the least a step
+  with the fork server's namespaces costs (mount, IPC and PID namespaces, a tmpfs, pid 1 and
+  the program's process, made ahead while the previous step runs), with no hardening,
+  accounting or judge around it. What a served step may cost above `floor-ahead` is verify's.
 
 Printed: median and mean wall time of one step each way, the ratios over bare, and the
 mean CPU time verify's own process spent on a step (its threads; not the programs it
@@ -38,6 +43,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from verify.grading import LocalRunner
@@ -59,27 +65,54 @@ C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,si
           'puts(n%2?"N":"E");return 0;}\n')
 STATE = b"#####\n#S..#\n#.#.#\n#..E#\n#####\n"
 WAYS = ("bare", "alone", "ahead", "fresh", "step", "prepare")
+FLOOR_WAYS = ("floor-bare", "floor-ahead")
+FLOOR_SOURCE = Path(__file__).with_name("bench_step_floor.c")
 MOVES = (b"N\n", b"E\n")
 
 
 def measure(runs: int, block: int,
-            steps: dict[str, Callable[[], bytes]]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+            steps: dict[str, Callable[[], bytes | float]]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Each way's wall times, and the CPU time this process (verify, not the programs it
-    starts) spent on each step."""
-    walls: dict[str, list[float]] = {way: [] for way in WAYS}
-    cpus: dict[str, list[float]] = {way: [] for way in WAYS}
-    for way in WAYS:                                 # warm-up: artefact, helpers, the server, page cache
+    starts) spent on each step. A step that returns a float has timed itself (the floor's)."""
+    walls: dict[str, list[float]] = {way: [] for way in steps}
+    cpus: dict[str, list[float]] = {way: [] for way in steps}
+    for way in steps:                                # warm-up: artefact, helpers, the server, page cache
         for _ in range(3):
             steps[way]()
     while len(walls["bare"]) < runs:
-        for way in WAYS:
+        for way in steps:
             for _ in range(block):
                 start, cpu = time.perf_counter(), time.process_time()
                 output = steps[way]()
-                walls[way].append(time.perf_counter() - start)
+                walls[way].append(output if isinstance(output, float) else time.perf_counter() - start)
                 cpus[way].append(time.process_time() - cpu)
-                assert output in MOVES, (way, output)
+                assert isinstance(output, float) or output in MOVES, (way, output)
     return walls, cpus
+
+
+class StepFloor:
+    """bench_step_floor.c serving steps of one program, one per request (None where it cannot:
+    not root, or no C compiler)."""
+
+    def __init__(self, program: str, folder: Path) -> None:
+        binary = folder / "step_floor"
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(FLOOR_SOURCE)], check=True)
+        self.process = subprocess.Popen([str(binary), "--serve", program], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    @classmethod
+    def possible(cls) -> bool:
+        return os.geteuid() == 0 and shutil.which("cc") is not None
+
+    def step(self, mode: str) -> float:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(mode + "\n")
+        return float(self.process.stdout.readline())
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
 
 
 def main() -> None:
@@ -131,12 +164,18 @@ def main() -> None:
                 prepare(program, isolation=chosen)
                 return MOVES[0]
 
-            walls, cpus = measure(options.runs, options.block,
-                            {"bare": bare, "alone": lambda: sandboxed(False), "ahead": lambda: sandboxed(True),
-                             "fresh": lambda: sandboxed(True, pools=fresh_runner.pools),
-                             "step": step, "prepare": prepare_only})
+            steps: dict[str, Callable[[], bytes | float]] = {
+                "bare": bare, "alone": lambda: sandboxed(False), "ahead": lambda: sandboxed(True),
+                "fresh": lambda: sandboxed(True, pools=fresh_runner.pools), "step": step, "prepare": prepare_only}
+            floor = StepFloor(argv[0], Path(folder)) if language == "c" and StepFloor.possible() else None
+            if floor is not None:
+                steps["floor-bare"] = partial(floor.step, "bare")
+                steps["floor-ahead"] = partial(floor.step, "ahead")
+            walls, cpus = measure(options.runs, options.block, steps)
+            if floor is not None:
+                floor.close()
             base_median, base_mean = statistics.median(walls["bare"]), statistics.mean(walls["bare"])
-            for way in WAYS:
+            for way in steps:
                 median, mean = statistics.median(walls[way]), statistics.mean(walls[way])
                 print(f"  {language:6s} {way:7s}: median {median * 1000:6.2f} ms, mean {mean * 1000:6.2f} ms; "
                       f"over bare: median {median / base_median:5.2f}x, mean {mean / base_mean:5.2f}x; "

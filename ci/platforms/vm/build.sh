@@ -15,7 +15,7 @@
 set -euo pipefail
 VM=${VERIFY_VM_DIR:-/tmp/verify-vm}
 R=$VM/rootfs
-PACKAGES=systemd,systemd-sysv,dbus,dbus-user-session,libpam-systemd,udev,kmod,linux-image-amd64,initramfs-tools,bubblewrap,libseccomp2,python3,python3-venv,gcc,libc6-dev,perl,nodejs,ruby,lua5.4,php-cli,golang-go,tcl8.6,gawk,sudo,procps,psmisc,iproute2,ca-certificates
+PACKAGES=systemd,systemd-sysv,dbus,dbus-user-session,libpam-systemd,udev,kmod,linux-image-amd64,initramfs-tools,bubblewrap,libseccomp2,python3,python3-venv,gcc,libc6-dev,perl,nodejs,ruby,lua5.4,php-cli,golang-go,openjdk-17-jdk-headless,tcl8.6,gawk,sudo,procps,psmisc,iproute2,ca-certificates
 mkdir -p "$VM/debcache"        # (debootstrap wants its --cache-dir made)
 if [ ! -f "$R/.done" ]; then
   rm -rf "$R"

@@ -259,14 +259,14 @@ def main() -> None:
               f"{median['verify check']:.3f} s (CPU {median['check cpu']:.3f} s): "
               f"{median['verify check'] / median['entry process']:.2f}x", flush=True)
         entry = median["entry"]
+        run_cost = median["check SE"] - median["entry SE"]
         print(f"{'':<28} the floor: the entry into a pipe only drained {median['entry pipe']:.3f} s "
               f"({median['entry pipe'] / entry:.2f}x the entry to /dev/null), into a file in /dev/shm "
               f"{median['entry file']:.3f} s ({median['entry file'] / entry:.2f}x); the interpreter's start "
               f"{median['interpreter'] * 1000:.1f} ms; into the pipe plus that start "
               f"{(median['entry pipe'] + median['interpreter']) / entry:.2f}x; and a graded run's own cost "
-              f"(SE: graded minus alone) {(median['check SE'] - median['entry SE']) * 1000:.1f} ms, "
-              f"{(median['entry pipe'] + median['interpreter'] + median['check SE'] - median['entry SE']) / entry:.2f}x "
-              "in all", flush=True)
+              f"(SE: graded minus alone) {run_cost * 1000:.1f} ms, "
+              f"{(median['entry pipe'] + median['interpreter'] + run_cost) / entry:.2f}x in all", flush=True)
         if options.against:
             print(f"{'':<28} {options.against}: `verify check --case` {min(times['REF check']):.3f}/"
                   f"{median['REF check']:.3f} s (CPU {median['REF cpu']:.3f} s): "

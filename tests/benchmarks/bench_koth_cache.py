@@ -35,6 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ENTRIES = ROOT / "submissions" / "maze"
 sys.path.insert(0, str(ROOT))
 
+from bench_desert_entry_ratio import worktree  # noqa: E402
+
 from verify.sizes import int_list  # noqa: E402
 
 
@@ -108,21 +110,16 @@ def main() -> None:
 def against_ref(folder: Path, ref: str, entries: list[Path], args: argparse.Namespace) -> tuple[float, float]:
     """The whole fresh tournament's seconds, this tree's and then REF's, each with a cache of its own
     (the builds made before it is timed)."""
-    tree = folder / "ref"
-    subprocess.run(["git", "worktree", "add", "--detach", str(tree), ref], cwd=ROOT, check=True,
-                   capture_output=True)
-    try:
-        seconds = []
-        for code in (ROOT, tree):
-            cache = folder / f"whole-{code.name}"
+    with worktree(ref) as tree:
+        assert tree is not None
+        seconds: list[float] = []
+        for name, code in (("this tree", ROOT), (ref, tree)):
+            cache = folder / f"whole-{len(seconds)}"
             koth(cache, entries, "15", "1000", args.jobs, "-q", "--fresh", code=code)
             taken, _, _ = koth(cache, entries, args.sizes, args.seeds, args.jobs, "-q", "--fresh", code=code)
-            print(f"  whole fresh tournament, {'this tree' if code == ROOT else ref}: {taken:.1f} s "
-                  f"(load {load()})", flush=True)
+            print(f"  whole fresh tournament, {name}: {taken:.1f} s (load {load()})", flush=True)
             seconds.append(taken)
-        return seconds[0], seconds[1]
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+    return seconds[0], seconds[1]
 
 
 if __name__ == "__main__":

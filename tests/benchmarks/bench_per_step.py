@@ -65,7 +65,6 @@ C_STEP = ('#include <stdio.h>\nint main(void){char b[4096];size_t n=fread(b,1,si
           'puts(n%2?"N":"E");return 0;}\n')
 STATE = b"#####\n#S..#\n#.#.#\n#..E#\n#####\n"
 WAYS = ("bare", "alone", "ahead", "fresh", "step", "prepare")
-FLOOR_WAYS = ("floor-bare", "floor-ahead")
 FLOOR_SOURCE = Path(__file__).with_name("bench_step_floor.c")
 MOVES = (b"N\n", b"E\n")
 
@@ -91,8 +90,8 @@ def measure(runs: int, block: int,
 
 
 class StepFloor:
-    """bench_step_floor.c serving steps of one program, one per request (None where it cannot:
-    not root, or no C compiler)."""
+    """bench_step_floor.c serving steps of one program, one per request (`possible` where
+    verify is root and a C compiler is installed)."""
 
     def __init__(self, program: str, folder: Path) -> None:
         binary = folder / "step_floor"
